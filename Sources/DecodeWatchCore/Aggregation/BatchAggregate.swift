@@ -1,0 +1,144 @@
+import Foundation
+
+/// A validated batch folded into per-group, per-hour deltas: what storage writes in one transaction.
+///
+/// Folding first keeps the write path to a few upserts per group instead of a row per report, and
+/// every delta is an addition, so concurrent writers (several collector replicas) stay exact.
+public struct BatchAggregate: Sendable {
+    /// The client's batch id.
+    public var batchID: String
+    /// The app id.
+    public var appID: String
+    /// The app version, or `unknown` when the batch did not say.
+    public var version: String
+    /// A 64-bit hash of the install id; the id itself is never stored.
+    public var installHash: Int64?
+    /// When the collector received the batch.
+    public var receivedAt: Date
+    /// How many accepted reports (not counting `count`) the batch had.
+    public var acceptedReports: Int
+    /// The groups touched.
+    public var groups: [GroupDelta]
+    /// Decode counts per normalized endpoint, all in the hour of ``ValidatedBatch/decodesAt``.
+    public var decodes: [EndpointCount]
+    /// The hour index the decode counts belong to.
+    public var decodesHour: Int64
+
+    /// The version key used when a batch has no `app.version`.
+    public static let unknownVersion = "unknown"
+
+    /// Folds a validated batch.
+    /// - Parameters:
+    ///   - batch: the validated batch.
+    ///   - redactor: applied to the one snippet kept per group.
+    public init(_ batch: ValidatedBatch, redactor: Redactor) {
+        self.batchID = batch.batchID
+        self.appID = batch.app.id
+        self.version = batch.app.version ?? Self.unknownVersion
+        self.installHash = batch.installID.map { id in
+            var hash = FNV1a()
+            hash.combine(id)
+            return Int64(bitPattern: hash.value)
+        }
+        self.receivedAt = batch.receivedAt
+        self.acceptedReports = batch.accepted.count
+        self.decodesHour = Hour.index(of: batch.decodesAt)
+        var decodes: [String: Int] = [:]
+        for entry in batch.decodes { decodes[entry.endpoint, default: 0] += entry.count }
+        self.decodes = decodes.map { EndpointCount(endpoint: $0.key, count: $0.value) }
+            .sorted { $0.endpoint < $1.endpoint }
+
+        var order: [GroupKey] = []
+        var deltas: [GroupKey: GroupDelta] = [:]
+        for accepted in batch.accepted {
+            let report = accepted.report
+            let hour = Hour.index(of: report.occurredAt)
+            if deltas[accepted.key] == nil {
+                order.append(accepted.key)
+                deltas[accepted.key] = GroupDelta(key: accepted.key, firstReport: report)
+            }
+            deltas[accepted.key]!.add(report, hour: hour)
+        }
+        self.groups = order.map { key in
+            var delta = deltas[key]!
+            delta.sample.snippet = delta.sample.snippet.map(redactor.redact)
+            return delta
+        }
+    }
+}
+
+/// What one batch adds to one group.
+public struct GroupDelta: Sendable {
+    /// The group key.
+    public var key: GroupKey
+    /// The stable group id, ``GroupKey/id``.
+    public var id: String
+    /// Earliest `occurred_at` in the batch for this group.
+    public var firstSeen: Date
+    /// Latest `occurred_at` in the batch for this group.
+    public var lastSeen: Date
+    /// Report counts per hour index.
+    public var hours: [Int64: Int] = [:]
+    /// Report counts per hour index and expected type.
+    public var expected: [HourValue: Int] = [:]
+    /// The latest report's details, redacted.
+    public var sample: Sample
+
+    init(key: GroupKey, firstReport report: Report) {
+        self.key = key
+        self.id = key.id
+        self.firstSeen = report.occurredAt
+        self.lastSeen = report.occurredAt
+        self.sample = Sample(report)
+    }
+
+    mutating func add(_ report: Report, hour: Int64) {
+        hours[hour, default: 0] += report.count
+        if let expected = report.expected {
+            self.expected[HourValue(hour: hour, value: expected), default: 0] += report.count
+        }
+        firstSeen = min(firstSeen, report.occurredAt)
+        if report.occurredAt >= lastSeen {
+            lastSeen = report.occurredAt
+            sample = Sample(report)
+        }
+    }
+}
+
+/// An hour index paired with a string value, e.g. an expected type.
+public struct HourValue: Hashable, Sendable {
+    /// The hour index.
+    public var hour: Int64
+    /// The value.
+    public var value: String
+}
+
+/// One example of a group's failures (SPEC §3, `sample`).
+public struct Sample: Codable, Sendable, Hashable {
+    /// The redacted JSON snippet.
+    public var snippet: String?
+    /// The error's debug description.
+    public var message: String?
+    /// The Swift type that was being decoded.
+    public var type: String?
+
+    /// Creates a sample.
+    public init(snippet: String? = nil, message: String? = nil, type: String? = nil) {
+        self.snippet = snippet
+        self.message = message
+        self.type = type
+    }
+
+    init(_ report: Report) {
+        self.init(snippet: report.snippet, message: report.message, type: report.type)
+    }
+
+    enum CodingKeys: String, CodingKey { case snippet, message, type }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(snippet, forKey: .snippet)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(type, forKey: .type)
+    }
+}

@@ -1,0 +1,115 @@
+/// Turns a reported endpoint into its grouping form (SPEC §2, "Endpoint").
+///
+/// `get /v2/users/42/posts?page=2` becomes `GET /v2/users/{id}/posts`. Operator-defined route
+/// templates are tried first, so `GET /v2/posts/my-first-post` can become `GET /v2/posts/{slug}`.
+public struct EndpointNormalizer: Sendable {
+    /// Route templates tried before the generic rules, in order.
+    public let templates: [RouteTemplate]
+
+    /// Creates a normalizer.
+    /// - Parameter templates: operator-defined routes such as `GET /v2/posts/{slug}`; the first match wins.
+    public init(templates: [RouteTemplate] = []) {
+        self.templates = templates
+    }
+
+    /// Normalizes an endpoint.
+    /// - Returns: `"METHOD /path"` in grouping form, or `nil` when the text is not `"METHOD /path"` or
+    ///   `"METHOD scheme://host/path"`.
+    public func normalize(_ endpoint: String) -> String? {
+        guard let (method, rawPath) = Self.split(endpoint) else { return nil }
+        let segments = Self.segments(ofPath: rawPath)
+        for template in templates where template.matches(method: method, segments: segments) {
+            return template.normalized
+        }
+        let path = segments.map { Self.isIdentifier($0) ? "{id}" : $0 }.joined(separator: "/")
+        return method + " /" + path
+    }
+
+    /// Splits `"METHOD target"` into an upper-cased method and the raw target.
+    static func split(_ endpoint: String) -> (String, Substring)? {
+        let trimmed = endpoint.drop(while: { $0 == " " })
+        guard let space = trimmed.firstIndex(of: " ") else { return nil }
+        let method = trimmed[..<space]
+        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else { return nil }
+        let target = trimmed[space...].drop(while: { $0 == " " })
+        guard !target.isEmpty, !target.contains(" ") else { return nil }
+        return (method.uppercased(), target)
+    }
+
+    /// The non-empty path segments of a target, without scheme, authority, query or fragment.
+    static func segments(ofPath target: Substring) -> [Substring] {
+        var path = target
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            path = path[..<end]
+        }
+        if path.first != "/", let scheme = path.range(of: "://") {
+            let afterScheme = path[scheme.upperBound...]
+            path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+        }
+        return path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// Whether a segment or key names one entity rather than a route: all digits, a UUID, a hex string
+    /// of 16 or more characters, or an already templated `{anything}`.
+    static func isIdentifier(_ segment: Substring) -> Bool {
+        if segment.first == "{" && segment.last == "}" && segment.count >= 2 { return true }
+        return isIdentifierKey(segment)
+    }
+
+    /// Whether an object key names one entity (SPEC §2, "Path"): all digits, a UUID or long hex.
+    static func isIdentifierKey<S: StringProtocol>(_ text: S) -> Bool {
+        let bytes = text.utf8
+        guard !bytes.isEmpty else { return false }
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        if bytes.count >= 16 && bytes.allSatisfy(isHexByte) { return true }
+        return isUUID(bytes)
+    }
+
+    private static func isUUID<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard byte == 0x2D else { return false }
+            } else if !isHexByte(byte) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func isHexByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    // RFC 9110 token characters, enough to reject garbage methods.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == 0x2D || byte == 0x5F || byte == 0x2E
+    }
+}
+
+/// An operator-defined route such as `GET /v2/posts/{slug}` (SPEC §2).
+///
+/// A `{name}` segment matches any one segment; every other segment must match exactly. A match
+/// normalizes to the template as written, with the method upper-cased.
+public struct RouteTemplate: Sendable, Hashable {
+    /// The template in its normalized spelling, e.g. `GET /v2/posts/{slug}`.
+    public let normalized: String
+    private let method: String
+    private let segments: [Substring?]
+
+    /// Parses a template.
+    /// - Returns: `nil` when the text is not `"METHOD /path"`.
+    public init?(_ text: String) {
+        guard let (method, target) = EndpointNormalizer.split(text) else { return nil }
+        let parts = EndpointNormalizer.segments(ofPath: target)
+        self.method = method
+        self.segments = parts.map { $0.first == "{" && $0.last == "}" ? nil : $0 }
+        self.normalized = method + " /" + parts.joined(separator: "/")
+    }
+
+    func matches(method: String, segments other: [Substring]) -> Bool {
+        guard method == self.method, other.count == segments.count else { return false }
+        return zip(segments, other).allSatisfy { template, segment in template == nil || template == segment }
+    }
+}

@@ -1,0 +1,53 @@
+/// What reports are grouped by: `(app.id, endpoint, path, kind)` after normalization (SPEC §2).
+public struct GroupKey: Hashable, Sendable {
+    /// The app id.
+    public var app: String
+    /// The normalized endpoint, e.g. `GET /v2/posts`.
+    public var endpoint: String
+    /// The rendered path, e.g. `$.results[*].title`.
+    public var path: String
+    /// The failure kind.
+    public var kind: ReportKind
+
+    /// Creates a group key from already normalized parts.
+    public init(app: String, endpoint: String, path: String, kind: ReportKind) {
+        self.app = app
+        self.endpoint = endpoint
+        self.path = path
+        self.kind = kind
+    }
+
+    /// The stable id of this key: 16 lowercase hex digits.
+    ///
+    /// FNV-1a (64-bit) over the four parts separated by NUL bytes. The same key gives the same id in
+    /// every process, release and storage back end, so ids can be bookmarked and scripted.
+    public var id: String {
+        var hash = FNV1a()
+        hash.combine(app)
+        hash.combine(endpoint)
+        hash.combine(path)
+        hash.combine(kind.rawValue)
+        let hex = String(hash.value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// The 64-bit FNV-1a hash: tiny, fast and stable across platforms, unlike `Hasher`.
+public struct FNV1a: Sendable {
+    /// The hash so far.
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Starts an empty hash.
+    public init() {}
+
+    /// Adds a string followed by a NUL separator.
+    public mutating func combine(_ text: String) {
+        for byte in text.utf8 { add(byte) }
+        add(0)
+    }
+
+    private mutating func add(_ byte: UInt8) {
+        value ^= UInt64(byte)
+        value &*= 0x0000_0100_0000_01B3
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The filters of the breaking-fields summary (SPEC §3): `GET /v1/fields` and `decodewatch fields`.
+///
+/// Windows are evaluated on the hourly rollups: a report counts when the UTC hour it occurred in
+/// overlaps `[since, until)`. Windows on whole hours (the defaults, and the spec's examples) are exact.
+public struct FieldsQuery: Sendable, Hashable {
+    /// Only this app.
+    public var app: String?
+    /// Only this normalized endpoint.
+    public var endpoint: String?
+    /// Only this kind.
+    public var kind: ReportKind?
+    /// Start of the window, inclusive.
+    public var since: Date
+    /// End of the window, exclusive.
+    public var until: Date
+    /// Most entries returned.
+    public var limit: Int
+
+    /// The default number of entries.
+    public static let defaultLimit = 50
+    /// The largest number of entries one query may ask for.
+    public static let maxLimit = 1000
+
+    /// Creates a query.
+    public init(
+        app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, since: Date, until: Date,
+        limit: Int = FieldsQuery.defaultLimit
+    ) {
+        self.app = app
+        self.endpoint = endpoint
+        self.kind = kind
+        self.since = since
+        self.until = until
+        self.limit = limit
+    }
+
+    /// Builds a query from the textual filters shared by the HTTP API and the CLI.
+    ///
+    /// - Parameters:
+    ///   - since: RFC 3339 time or a duration back from `now` (`90m`, `24h`, `7d`, `2w`); default 24 hours before `until`.
+    ///   - until: RFC 3339 time or a duration back from `now`; default `now`.
+    ///   - endpoint: normalized here too, so a raw endpoint such as `GET /v2/posts/42` works.
+    /// - Throws: ``QueryError`` naming the filter that is wrong.
+    public static func parse(
+        app: String?, endpoint: String?, kind: String?, since: String?, until: String?, limit: String?,
+        now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
+    ) throws(QueryError) -> FieldsQuery {
+        let end = try until.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "until") } ?? now
+        let start =
+            try since.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "since") }
+            ?? end.addingTimeInterval(-86_400)
+        guard start < end else {
+            throw QueryError("since (\(RFC3339.string(from: start))) must be before until (\(RFC3339.string(from: end))).")
+        }
+        var kindValue: ReportKind?
+        if let kind {
+            guard let known = ReportKind(rawValue: kind) else {
+                let names = ReportKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw QueryError("kind '\(kind)' is unknown; use one of \(names).")
+            }
+            kindValue = known
+        }
+        var endpointValue: String?
+        if let endpoint {
+            guard let normalized = normalizer.normalize(endpoint) else {
+                throw QueryError("endpoint '\(endpoint)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
+            }
+            endpointValue = normalized
+        }
+        var count = defaultLimit
+        if let limit {
+            guard let value = Int(limit), (1...maxLimit).contains(value) else {
+                throw QueryError("limit '\(limit)' must be a whole number from 1 to \(maxLimit).")
+            }
+            count = value
+        }
+        if let app, app.isEmpty { throw QueryError("app must not be empty.") }
+        return FieldsQuery(app: app, endpoint: endpointValue, kind: kindValue, since: start, until: end, limit: count)
+    }
+}
+
+/// A query filter that cannot be used, with a sentence saying why.
+public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One sentence a person can act on.
+    public let message: String
+
+    /// Creates a query error.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}

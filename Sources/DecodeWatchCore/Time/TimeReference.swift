@@ -1,0 +1,31 @@
+import Foundation
+
+/// A point in time written as RFC 3339 or as a duration back from now (`30m`, `24h`, `7d`, `2w`).
+public enum TimeReference {
+    /// Parses a time reference.
+    /// - Parameters:
+    ///   - text: RFC 3339 time, or a positive whole number followed by `s`, `m`, `h`, `d` or `w`.
+    ///   - now: the time durations count back from.
+    ///   - field: the filter's name, for the error message.
+    /// - Throws: ``QueryError`` when the text is neither.
+    public static func parse(_ text: String, now: Date, field: String) throws(QueryError) -> Date {
+        if let date = RFC3339.date(from: text) { return date }
+        if let seconds = duration(text) { return now.addingTimeInterval(-seconds) }
+        throw QueryError(
+            "\(field) '\(text)' is neither an RFC 3339 time (2026-11-21T10:00:00Z) nor a duration such as 24h or 7d.")
+    }
+
+    /// Parses a duration such as `24h` into seconds.
+    /// - Returns: the seconds, or `nil` when the text is not a positive duration.
+    public static func duration(_ text: String) -> TimeInterval? {
+        guard let unit = text.last, let value = Int(text.dropLast()), value > 0 else { return nil }
+        switch unit {
+        case "s": return TimeInterval(value)
+        case "m": return TimeInterval(value) * 60
+        case "h": return TimeInterval(value) * 3600
+        case "d": return TimeInterval(value) * 86_400
+        case "w": return TimeInterval(value) * 604_800
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Decodes and validates an ingest body (SPEC §1) and normalizes its reports (SPEC §2).
+///
+/// Batch-level problems throw a ``BatchError``; report-level problems become ``Rejection``s so the
+/// good reports of the batch are still accepted.
+public struct BatchValidator: Sendable {
+    /// The limits applied.
+    public let limits: IngestLimits
+    /// The endpoint normalizer, with the operator's route templates.
+    public let normalizer: EndpointNormalizer
+
+    /// Reports that occurred more than this after the batch was received are clamped to the
+    /// receive time: a device clock set in the future must not push `last_seen` into the future.
+    static let futureTolerance: TimeInterval = 3600
+
+    /// Creates a validator.
+    public init(limits: IngestLimits = IngestLimits(), normalizer: EndpointNormalizer = EndpointNormalizer()) {
+        self.limits = limits
+        self.normalizer = normalizer
+    }
+
+    /// Decodes, validates and normalizes one inflated ingest body.
+    /// - Parameters:
+    ///   - body: the JSON text of the batch.
+    ///   - receivedAt: when the collector received it.
+    /// - Returns: the accepted reports with their group keys, and the rejected ones with reasons.
+    /// - Throws: ``BatchError`` when the batch as a whole cannot be accepted.
+    public func validate(_ body: Data, receivedAt: Date) throws(BatchError) -> ValidatedBatch {
+        let incoming = try decode(body)
+        try checkHeader(incoming)
+        var decodes: [EndpointCount] = []
+        for (index, entry) in incoming.decodes.enumerated() {
+            guard let endpoint = normalizer.normalize(entry.endpoint), entry.endpoint.utf8.count <= IngestLimits.Field.endpoint
+            else {
+                throw BatchError(
+                    .invalidBatch, "decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'")
+            }
+            guard entry.count >= 0 else {
+                throw BatchError(.invalidBatch, "decodes[\(index)].count: must be a non-negative integer, got \(entry.count)")
+            }
+            decodes.append(EndpointCount(endpoint: endpoint, count: entry.count))
+        }
+        var accepted: [AcceptedReport] = []
+        accepted.reserveCapacity(incoming.reports.count)
+        var rejected: [Rejection] = []
+        for (index, slot) in incoming.reports.enumerated() {
+            switch slot.mapError({ Self.message(for: $0) }).flatMap({ check($0, index: index, app: incoming.app.id, receivedAt: receivedAt) }) {
+            case .success(let report):
+                accepted.append(report)
+            case .failure(let problem):
+                rejected.append(Rejection(index: index, error: problem.text))
+            }
+        }
+        return ValidatedBatch(
+            batchID: incoming.batchID, sentAt: incoming.sentAt, receivedAt: receivedAt, app: incoming.app,
+            sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, accepted: accepted, rejected: rejected)
+    }
+
+    private func decode(_ body: Data) throws(BatchError) -> IncomingBatch {
+        let decoder = JSONDecoder()
+        decoder.userInfo[IncomingBatch.maxReportsKey] = limits.maxReports
+        do {
+            return try decoder.decode(IncomingBatch.self, from: body)
+        } catch let error as BatchError {
+            throw error
+        } catch let error as DecodingError {
+            if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty {
+                throw BatchError(.invalidJSON, "The body must be a JSON object (a batch), not another JSON value.")
+            }
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw BatchError(.invalidJSON, "The body is not valid JSON: \(Self.cause(of: context)).")
+            }
+            throw BatchError(.invalidBatch, error.fieldMessage)
+        } catch {
+            throw BatchError(.invalidJSON, "The body could not be read as JSON: \(error).")
+        }
+    }
+
+    private func checkHeader(_ batch: IncomingBatch) throws(BatchError) {
+        let id = batch.batchID
+        guard !id.isEmpty, id.count <= IngestLimits.Field.batchID else {
+            throw BatchError(.invalidBatch, "batch_id: must be 1–\(IngestLimits.Field.batchID) characters (a UUID is best)")
+        }
+        guard !batch.app.id.isEmpty, batch.app.id.count <= IngestLimits.Field.appID else {
+            throw BatchError(.invalidBatch, "app.id: must be 1–\(IngestLimits.Field.appID) characters, got \(batch.app.id.count)")
+        }
+        let short: [(String, String?)] = [
+            ("app.version", batch.app.version), ("app.build", batch.app.build), ("app.platform", batch.app.platform),
+            ("app.os", batch.app.os), ("sdk.name", batch.sdk?.name), ("sdk.version", batch.sdk?.version),
+        ]
+        for (field, value) in short {
+            if let value, value.count > IngestLimits.Field.shortString {
+                throw BatchError(
+                    .invalidBatch, "\(field): must be at most \(IngestLimits.Field.shortString) characters, got \(value.count)")
+            }
+        }
+        if let install = batch.installID, install.count > IngestLimits.Field.installID {
+            throw BatchError(
+                .invalidBatch, "install_id: must be at most \(IngestLimits.Field.installID) characters, got \(install.count)")
+        }
+    }
+
+    private func check(_ report: Report, index: Int, app: String, receivedAt: Date) -> Result<AcceptedReport, Problem> {
+        let field = "reports[\(index)]"
+        guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
+            return .failure(Problem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
+        }
+        guard let endpoint = normalizer.normalize(report.endpoint) else {
+            return .failure(
+                Problem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
+        }
+        if let type = report.type, type.count > IngestLimits.Field.typeName {
+            return .failure(Problem("\(field).type: longer than \(IngestLimits.Field.typeName) characters"))
+        }
+        if let expected = report.expected, expected.count > IngestLimits.Field.typeName {
+            return .failure(Problem("\(field).expected: longer than \(IngestLimits.Field.typeName) characters"))
+        }
+        guard report.path.count <= IngestLimits.Field.pathElements else {
+            return .failure(
+                Problem("\(field).path: \(report.path.count) elements, at most \(IngestLimits.Field.pathElements) allowed"))
+        }
+        guard IngestLimits.Field.reportCount.contains(report.count) else {
+            return .failure(Problem("\(field).count: must be from 1 to 1000000, got \(report.count)"))
+        }
+        var report = report
+        if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) {
+            report.occurredAt = receivedAt
+        }
+        if let message = report.message, message.count > IngestLimits.Field.message {
+            report.message = String(message.prefix(IngestLimits.Field.message))
+        }
+        if let snippet = report.snippet, snippet.utf8.count > IngestLimits.Field.snippetBytes {
+            report.snippet = Self.truncate(snippet, toUTF8Bytes: IngestLimits.Field.snippetBytes)
+        }
+        let key = GroupKey(app: app, endpoint: endpoint, path: PathRenderer.render(report.path), kind: report.kind)
+        return .success(AcceptedReport(report: report, key: key))
+    }
+
+    /// Cuts a string to at most `limit` UTF-8 bytes without splitting a character.
+    static func truncate(_ text: String, toUTF8Bytes limit: Int) -> String {
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
+        while !text.utf8[end...].isEmpty, (text.utf8[end] & 0xC0) == 0x80 {
+            end = text.utf8.index(before: end)
+        }
+        return String(text[..<end])
+    }
+
+    private static func message(for error: any Error) -> Problem {
+        if let error = error as? DecodingError { return Problem(error.fieldMessage) }
+        return Problem("\(error)")
+    }
+
+    private static func cause(of context: DecodingError.Context) -> String {
+        if let underlying = context.underlyingError as? NSError,
+            let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
+        {
+            return detail.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        return context.debugDescription.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
+    private struct Problem: Error {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+}

@@ -1,0 +1,39 @@
+/// The limits of `POST /v1/reports` (SPEC §1). All are defaults the operator can change.
+public struct IngestLimits: Sendable, Hashable {
+    /// Largest accepted request body as sent (compressed), in bytes. Default 1 MiB.
+    public var maxCompressedBytes: Int
+    /// Largest accepted body after inflating, in bytes. Default 16 MiB.
+    public var maxInflatedBytes: Int
+    /// Largest accepted inflated-to-compressed ratio. Default 100.
+    public var maxInflationRatio: Int
+    /// Inflated size below which the ratio is not checked (small bodies compress well). Default 64 KiB.
+    public var ratioCheckMinimumBytes: Int
+    /// Most reports in one batch. Default 1000.
+    public var maxReports: Int
+
+    /// Creates limits; every argument defaults to SPEC §1.
+    public init(
+        maxCompressedBytes: Int = 1 << 20, maxInflatedBytes: Int = 16 << 20, maxInflationRatio: Int = 100,
+        ratioCheckMinimumBytes: Int = 64 << 10, maxReports: Int = 1000
+    ) {
+        self.maxCompressedBytes = maxCompressedBytes
+        self.maxInflatedBytes = maxInflatedBytes
+        self.maxInflationRatio = maxInflationRatio
+        self.ratioCheckMinimumBytes = ratioCheckMinimumBytes
+        self.maxReports = maxReports
+    }
+
+    /// The field limits of SPEC §1.
+    enum Field {
+        static let appID = 200
+        static let shortString = 64
+        static let installID = 128
+        static let batchID = 200
+        static let endpoint = 2048
+        static let typeName = 200
+        static let pathElements = 64
+        static let message = 1000
+        static let snippetBytes = 2048
+        static let reportCount = 1...1_000_000
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A batch that passed validation: its accepted reports, each with its group key, and its rejections.
+public struct ValidatedBatch: Sendable {
+    /// The client's batch id.
+    public var batchID: String
+    /// When the client sent it, if it said.
+    public var sentAt: Date?
+    /// When the collector received it.
+    public var receivedAt: Date
+    /// The app.
+    public var app: AppInfo
+    /// The SDK.
+    public var sdk: SDKInfo?
+    /// The install id, if sent.
+    public var installID: String?
+    /// Decode counts with normalized endpoints.
+    public var decodes: [EndpointCount]
+    /// Reports that passed validation.
+    public var accepted: [AcceptedReport]
+    /// Reports that did not, with reasons.
+    public var rejected: [Rejection]
+
+    /// The time decode counts belong to: `sent_at`, or the receive time when absent (SPEC §1).
+    public var decodesAt: Date { sentAt ?? receivedAt }
+}
+
+/// A validated report and the key of the group it belongs to.
+public struct AcceptedReport: Sendable {
+    /// The report, with `message` and `snippet` cut to their limits.
+    public var report: Report
+    /// Its group key.
+    public var key: GroupKey
+}
+
+/// A count for one normalized endpoint.
+public struct EndpointCount: Sendable, Hashable {
+    /// The normalized endpoint.
+    public var endpoint: String
+    /// The count.
+    public var count: Int
+
+    /// Creates an endpoint count.
+    public init(endpoint: String, count: Int) {
+        self.endpoint = endpoint
+        self.count = count
+    }
+}
