@@ -1,0 +1,90 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// `POST /v1/reports`: read, inflate, validate, fold and commit a batch, then answer 202 (SPEC §1).
+struct IngestController<Context: RequestContext>: Sendable {
+    let store: any ReportStore
+    let validator: BatchValidator
+    let redactor: Redactor
+    let gate: IngestGate
+    let metrics: IngestMetrics
+    let retryAfter: Int
+
+    func addRoutes(to router: Router<Context>) {
+        router.post("/v1/reports", use: ingest)
+    }
+
+    @Sendable func ingest(request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        guard gate.enter() else {
+            metrics.refusedBatches.increment()
+            throw APIError(
+                .tooManyRequests, "ingest_queue_full",
+                "The collector's ingest queue is full; retry after \(retryAfter) seconds.", retryAfter: retryAfter)
+        }
+        defer { gate.leave() }
+        do {
+            let response = try await process(request, context: context)
+            metrics.duration.record(ContinuousClock.now - started)
+            return response
+        } catch {
+            metrics.refusedBatches.increment()
+            throw error
+        }
+    }
+
+    private func process(_ request: Request, context: Context) async throws -> Response {
+        let body = try await IngestBody.read(request, limits: validator.limits)
+        metrics.compressedBytes.increment(by: Int64(request.headers[.contentLength].flatMap(Int.init) ?? body.count))
+        metrics.inflatedBytes.increment(by: Int64(body.count))
+        let batch: ValidatedBatch
+        do {
+            batch = try validator.validate(body, receivedAt: Date())
+        } catch {
+            throw APIError.from(error)
+        }
+        if let wait = gate.admit(app: batch.app.id) {
+            throw APIError(
+                .tooManyRequests, "rate_limited",
+                "App '\(batch.app.id)' is over its rate limit; retry after \(wait) seconds.", retryAfter: wait)
+        }
+        let outcome = try await store.ingest(BatchAggregate(batch, redactor: redactor))
+        let duplicate = outcome == .duplicate
+        (duplicate ? metrics.duplicateBatches : metrics.storedBatches).increment()
+        if !duplicate {
+            metrics.acceptedReports.increment(by: Int64(batch.accepted.count))
+            metrics.rejectedReports.increment(by: Int64(batch.rejected.count))
+        }
+        context.logger.info(
+            duplicate ? "Duplicate batch ignored" : "Batch stored",
+            metadata: [
+                "batch.id": "\(batch.batchID)", "app.id": "\(batch.app.id)",
+                "report.accepted": "\(batch.accepted.count)", "report.rejected": "\(batch.rejected.count)",
+            ])
+        let answer = IngestAnswer(accepted: batch.accepted.count, rejected: batch.rejected, duplicate: duplicate)
+        return try Response.json(answer, status: .accepted)
+    }
+}
+
+/// The 202 body of SPEC §1. A duplicate gets the same numbers as the first delivery, so a client
+/// that lost the first answer learns what was stored.
+struct IngestAnswer: Codable, Sendable {
+    var accepted: Int
+    var rejected: [Rejection]
+    var duplicate: Bool
+}
+
+extension Response {
+    /// A JSON response.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,31 @@
+import DecodeWatchStore
+import Hummingbird
+import Prometheus
+
+/// `GET /healthz`, `GET /readyz` and `GET /metrics` (SPEC §8).
+struct OperationsController<Context: RequestContext>: Sendable {
+    let store: any ReportStore
+    let registry: PrometheusCollectorRegistry
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
+        router.get("/readyz", use: ready)
+        router.get("/metrics", use: metrics)
+    }
+
+    @Sendable func ready(request: Request, context: Context) async throws -> Response {
+        do {
+            try await store.checkReadiness()
+        } catch {
+            context.logger.warning("Not ready", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, "storage_unavailable", "Storage does not answer: \(error).", retryAfter: 5)
+        }
+        return try Response.json(["status": "ready"])
+    }
+
+    @Sendable func metrics(request: Request, context: Context) async throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+}

@@ -1,0 +1,80 @@
+import GRDB
+
+/// The SQLite schema, as migrations that are never edited once released (add new ones instead).
+///
+/// Counts live in hourly rollups keyed by group, so the summary reads one row per group and hour
+/// instead of one per report. Times are milliseconds since 1970 (UTC); hours are hour indexes.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createReportTables") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE batches (
+                        app_id TEXT NOT NULL,
+                        batch_id TEXT NOT NULL,
+                        received_at INTEGER NOT NULL,
+                        reports INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, batch_id)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE groups (
+                        group_id TEXT PRIMARY KEY,
+                        app_id TEXT NOT NULL,
+                        endpoint TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        first_seen INTEGER NOT NULL,
+                        last_seen INTEGER NOT NULL,
+                        sample_snippet TEXT,
+                        sample_message TEXT,
+                        sample_type TEXT,
+                        state TEXT NOT NULL DEFAULT 'open',
+                        resolved_at INTEGER,
+                        regressed_at INTEGER,
+                        regressed_version TEXT
+                    );
+
+                    CREATE TABLE group_hours (
+                        group_id TEXT NOT NULL,
+                        hour INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, hour)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX group_hours_on_hour ON group_hours (hour, group_id, count);
+
+                    CREATE TABLE group_hour_versions (
+                        group_id TEXT NOT NULL,
+                        hour INTEGER NOT NULL,
+                        version TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, hour, version)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE group_hour_expected (
+                        group_id TEXT NOT NULL,
+                        hour INTEGER NOT NULL,
+                        expected TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, hour, expected)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE group_hour_installs (
+                        group_id TEXT NOT NULL,
+                        hour INTEGER NOT NULL,
+                        install_hash INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, hour, install_hash)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE endpoint_hours (
+                        app_id TEXT NOT NULL,
+                        endpoint TEXT NOT NULL,
+                        hour INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, endpoint, hour)
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        return migrator
+    }
+}

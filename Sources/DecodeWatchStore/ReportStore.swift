@@ -1,0 +1,38 @@
+import DecodeWatchCore
+import Foundation
+
+/// Durable storage of grouped reports: what the collector writes and what every query reads.
+///
+/// Implementations must make ``ingest(_:)`` atomic and idempotent per `(app, batch_id)`, and must
+/// apply every count as an addition so that several writers stay exact. One conformance suite runs
+/// against every implementation.
+public protocol ReportStore: Sendable {
+    /// Stores a folded batch in one transaction.
+    /// - Parameter batch: the batch folded into per-group deltas.
+    /// - Returns: whether it was stored or had been stored before.
+    /// - Throws: ``StoreError`` with code `unavailable` when storage cannot commit; nothing was stored then.
+    func ingest(_ batch: BatchAggregate) async throws -> IngestOutcome
+
+    /// The breaking-fields summary of SPEC §3.
+    /// - Parameter query: filters and window.
+    /// - Returns: one entry per group with reports in the window.
+    func fields(_ query: FieldsQuery) async throws -> FieldsSummary
+
+    /// Marks a group resolved.
+    /// - Parameters:
+    ///   - group: the group id.
+    ///   - at: the time of the decision; reports that occurred after it regress the group.
+    /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
+    func resolve(group: String, at: Date) async throws
+
+    /// Checks that storage answers, for `/readyz`.
+    func checkReadiness() async throws
+}
+
+/// What ``ReportStore/ingest(_:)`` did with a batch.
+public enum IngestOutcome: Sendable, Hashable {
+    /// The batch was committed.
+    case stored
+    /// A batch with the same app and id was stored before; nothing was counted again.
+    case duplicate
+}

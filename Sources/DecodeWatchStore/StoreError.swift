@@ -1,0 +1,26 @@
+/// A storage failure. Knows nothing of HTTP: the server maps codes to statuses in one place.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure. A struct so that codes can be added without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// Stable name.
+        public let name: String
+        /// Storage cannot answer or commit now (disk full, locked, unreachable); retrying later may work.
+        public static let unavailable = Code(name: "unavailable")
+        /// The thing asked for does not exist.
+        public static let notFound = Code(name: "not_found")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// One sentence a person can act on.
+    public let message: String
+
+    /// Creates a storage error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import DecodeWatchCore
+import Foundation
+
+extension DecodeWatchCommand {
+    /// `decodewatch fields`: which backend fields are breaking (SPEC §3).
+    struct Fields: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the breaking fields: where, since when, how often, for which versions.")
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, json, csv
+        }
+
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only this app id.") var app: String?
+        @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
+        @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind: String?
+        @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
+        var since: String?
+        @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
+        @Option(help: "Most groups shown (1–\(FieldsQuery.maxLimit)).") var limit = FieldsQuery.defaultLimit
+        @Option(help: "Output format: table, json or csv.") var format: Format = .table
+
+        func run() async throws {
+            let query: FieldsQuery
+            do {
+                query = try FieldsQuery.parse(
+                    app: app, endpoint: endpoint, kind: kind, since: since, until: until, limit: String(limit), now: Date())
+            } catch {
+                throw ValidationError(error.message)
+            }
+            let summary = try await store.openStore(logger: .init(label: "decodewatch")).fields(query)
+            print(FieldsRenderer.render(summary, as: format), terminator: "")
+        }
+    }
+}

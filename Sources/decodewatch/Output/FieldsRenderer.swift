@@ -1,0 +1,81 @@
+import DecodeWatchCore
+import Foundation
+
+/// Renders the breaking-fields summary as an 80-column table, JSON (SPEC §3) or CSV.
+enum FieldsRenderer {
+    static func render(_ summary: FieldsSummary, as format: DecodeWatchCommand.Fields.Format) -> String {
+        switch format {
+        case .json: return json(summary)
+        case .csv: return csv(summary)
+        case .table: return table(summary)
+        }
+    }
+
+    static func json(_ summary: FieldsSummary) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(summary)) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Two lines per group: the numbers, then where it breaks, each cut to 80 columns.
+    static func table(_ summary: FieldsSummary) -> String {
+        let window = "\(RFC3339.string(from: summary.since)) → \(RFC3339.string(from: summary.until))"
+        guard !summary.fields.isEmpty else { return "No breaking fields between \(window).\n" }
+        var lines = ["Breaking fields, \(window)", ""]
+        lines.append(row(["GROUP", "COUNT", "INSTALLS", "RATE", "STATUS", "KIND"]))
+        for field in summary.fields {
+            let rate = field.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
+            lines.append(
+                row([field.group, String(field.count), String(field.installs), rate, field.status.rawValue,
+                    field.kind.rawValue]))
+            lines.append(cut("  \(field.endpoint)  \(field.path)"))
+            var details: [String] = []
+            if let expected = field.expected { details.append("expected \(expected)") }
+            let versions = field.versions.sorted { $0.value == $1.value ? $0.key > $1.key : $0.value > $1.value }
+                .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            if !versions.isEmpty { details.append("versions \(versions)") }
+            details.append("since \(RFC3339.string(from: field.firstSeen))")
+            lines.append(cut("  " + details.joined(separator: "; ")))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static let widths = [16, 8, 9, 7, 10, 14]
+
+    private static func row(_ cells: [String]) -> String {
+        var line = ""
+        for (index, cell) in cells.enumerated() {
+            let width = widths[index]
+            let rightAligned = (1...3).contains(index)
+            let padding = String(repeating: " ", count: max(0, width - cell.count))
+            line += rightAligned ? padding + cell + "  " : cell + padding + "  "
+        }
+        return cut(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func cut(_ line: String) -> String {
+        line.count <= 80 ? line : String(line.prefix(79)) + "…"
+    }
+
+    static func csv(_ summary: FieldsSummary) -> String {
+        var lines = ["group,app,endpoint,path,kind,expected,count,installs,rate,first_seen,last_seen,status,versions"]
+        for field in summary.fields {
+            let versions = field.versions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+            let cells = [
+                field.group, field.app, field.endpoint, field.path, field.kind.rawValue, field.expected ?? "",
+                String(field.count), String(field.installs), field.rate.map { String($0) } ?? "",
+                RFC3339.string(from: field.firstSeen), RFC3339.string(from: field.lastSeen), field.status.rawValue,
+                versions,
+            ]
+            lines.append(cells.map(quote).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// RFC 4180 quoting.
+    private static func quote(_ cell: String) -> String {
+        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
