@@ -81,9 +81,11 @@ let package = Package(
         .testTarget(
             name: "DecodeWatchServerTests",
             dependencies: [
+                "CZlib",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "decodewatchTests", dependencies: ["decodewatch"]),
