@@ -1,0 +1,162 @@
+import DecodeWatchCore
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("The decodewatch executable")
+struct CLITests {
+    @Test("serve ingests, fields prints the same document as the API, and SIGTERM exits 0")
+    func serveFieldsAndSIGTERM() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("cli.sqlite").path
+        let server = try CLI.start(["serve", "--port", "0", "--db", db])
+        let port = try await server.port()
+        let batch = try Data(contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = batch
+        let (body, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: body, as: UTF8.self))")
+
+        let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
+        let (apiData, _) = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T09:00:00Z&until=2026-11-21T10:00:00Z")!)
+        let json = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
+        #expect(json.status == 0)
+        let fromCLI = try JSONDecoder().decode(FieldsSummary.self, from: Data(json.output.utf8))
+        let fromAPI = try JSONDecoder().decode(FieldsSummary.self, from: apiData)
+        #expect(fromCLI == fromAPI)
+        #expect(fromCLI.fields.map(\.count) == [3, 1, 1])
+
+        let table = try CLI.run(["fields", "--db", db] + window)
+        #expect(table.output.contains("$[*].author_association"))
+        #expect(table.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
+
+        let csv = try CLI.run(["fields", "--db", db, "--format", "csv"] + window)
+        let lines = csv.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("group,app,endpoint,path,kind") == true)
+        #expect(lines.count == 4)
+        #expect(csv.output.contains(#""$[*].files['it\'s.md'].raw_url""#) == false)  // no comma, so not quoted
+        #expect(csv.output.contains(#"$[*].files['it\'s.md'].raw_url"#))
+
+        let group = try #require(fromCLI.fields.first?.group)
+        let resolved = try CLI.run(["resolve", group, "--db", db])
+        #expect(resolved.status == 0)
+        let after = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
+        #expect(try JSONDecoder().decode(FieldsSummary.self, from: Data(after.output.utf8)).fields.first?.status == .resolved)
+
+        let exit = try await server.terminate()
+        #expect(exit == 0)
+    }
+
+    @Test("serve refuses a non-loopback address without keys, naming the flag that allows it")
+    func refusesRemote() throws {
+        let result = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("--allow-unauthenticated-remote"))
+    }
+
+    @Test("resolving an unknown group fails with one clear line")
+    func resolveUnknown() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["resolve", "0123456789abcdef", "--db", folder.appendingPathComponent("x.sqlite").path])
+        #expect(result.status != 0)
+        #expect(result.error.contains("No group has the id '0123456789abcdef'"))
+    }
+
+    @Test("bad filters fail before touching the database", arguments: [["--kind", "oops"], ["--since", "yesterday"], ["--limit", "0"]])
+    func badFilters(arguments: [String]) throws {
+        let result = try CLI.run(["fields", "--db", "/nonexistent/folder/x.sqlite"] + arguments)
+        #expect(result.status != 0)
+        #expect(result.error.contains(arguments[0].dropFirst(2)))
+    }
+}
+
+/// Runs the built `decodewatch` executable.
+enum CLI {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("decodewatch")
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    struct Result {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: err, as: UTF8.self))
+    }
+
+    static func start(_ arguments: [String]) throws -> RunningServer {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return RunningServer(process: process, log: error.fileHandleForReading)
+    }
+
+    /// A `decodewatch serve` process.
+    final class RunningServer: @unchecked Sendable {
+        let process: Process
+        let log: FileHandle
+        private var text = ""
+
+        init(process: Process, log: FileHandle) {
+            self.process = process
+            self.log = log
+        }
+
+        /// Reads the log until the collector says which port it listens on.
+        func port() async throws -> Int {
+            for _ in 0..<200 {
+                text += String(decoding: log.availableData, as: UTF8.self)
+                if let range = text.range(of: #"http\.port=(\d+)"#, options: .regularExpression) {
+                    return Int(text[range].dropFirst("http.port=".count))!
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw CancellationError()
+        }
+
+        /// Sends SIGTERM and waits for the exit status.
+        func terminate() async throws -> Int32 {
+            process.terminate()
+            for _ in 0..<200 where process.isRunning {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return process.terminationStatus
+        }
+    }
+}
