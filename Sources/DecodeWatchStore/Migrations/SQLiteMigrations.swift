@@ -75,6 +75,24 @@ enum SQLiteMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("createDigestTables") { db in
+            // One row per digest period and destination: the exactly-once record of deliveries.
+            try db.execute(
+                sql: """
+                    CREATE TABLE digest_runs (
+                        period_start INTEGER NOT NULL,
+                        period_end INTEGER NOT NULL,
+                        destination TEXT NOT NULL,
+                        claim_token TEXT,
+                        claimed_at INTEGER,
+                        delivered_at INTEGER,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT,
+                        PRIMARY KEY (period_start, period_end, destination)
+                    );
+                    CREATE INDEX groups_on_state_last_seen ON groups (state, last_seen);
+                    """)
+        }
         return migrator
     }
 }

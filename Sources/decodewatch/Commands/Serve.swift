@@ -1,6 +1,8 @@
 import ArgumentParser
 import DecodeWatchCore
 import DecodeWatchServer
+import DecodeWatchStore
+import Foundation
 import Logging
 import Metrics
 import Prometheus
@@ -30,6 +32,10 @@ extension DecodeWatchCommand {
         var appBatchesPerMinute: Int?
         @Flag(help: "Accept unauthenticated ingest on a non-loopback address.")
         var allowUnauthenticatedRemote = false
+        @Option(help: "Send the digest of each period of this length (e.g. 24h, aligned on UTC) to --digest-webhook.")
+        var digestEvery: String?
+        @Option(help: "Slack-compatible webhook URL the scheduled digest is posted to, once per period.")
+        var digestWebhook: String?
 
         func validate() throws {
             for route in routes where RouteTemplate(route) == nil {
@@ -41,6 +47,17 @@ extension DecodeWatchCommand {
                         + "Listen on 127.0.0.1 behind a proxy, or pass --allow-unauthenticated-remote.")
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
+            if (digestEvery == nil) != (digestWebhook == nil) {
+                throw ValidationError("--digest-every and --digest-webhook go together.")
+            }
+            if let digestEvery {
+                guard let seconds = TimeReference.duration(digestEvery), seconds >= 3600,
+                    seconds.truncatingRemainder(dividingBy: 3600) == 0
+                else { throw ValidationError("--digest-every '\(digestEvery)' must be whole hours, e.g. 24h or 7d.") }
+            }
+            if let digestWebhook, URL(string: digestWebhook)?.host == nil {
+                throw ValidationError("--digest-webhook '\(digestWebhook)' must be an http(s) URL.")
+            }
         }
 
         func run() async throws {
@@ -61,8 +78,17 @@ extension DecodeWatchCommand {
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) })
+            var services: [any Service] = [app]
+            if let every = digestEvery.flatMap(TimeReference.duration), let url = digestWebhook.flatMap(URL.init(string:)) {
+                guard let digestStore = reportStore as? any DigestStore else {
+                    throw ValidationError("This database backend cannot produce digests.")
+                }
+                let period = DigestScheduler.period(at: Date(), every: every)
+                let job = DigestJob(period: period, webhook: WebhookSender(url: url))
+                services.append(DigestScheduler(store: digestStore, every: every, template: job, logger: logger))
+            }
             let group = ServiceGroup(
-                configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
         }
     }

@@ -1,0 +1,265 @@
+import Foundation
+
+/// The periodic digest (SPEC §4): what started breaking, what came back, what grows and what fades.
+///
+/// The `json` format is this value encoded (see `schemas/digest.v1.schema.json`); the Markdown and
+/// HTML formats render it. Group lists are capped per section (``DigestLimits``); ``totals`` is not.
+public struct Digest: Codable, Sendable, Hashable {
+    /// The version of this document's shape; 1.
+    public var version: Int
+    /// The app the digest is restricted to, or `nil` for every app.
+    public var app: String?
+    /// When the digest was computed.
+    @RFC3339Coded public var generatedAt: Date
+    /// The period summarized.
+    public var period: DigestPeriod
+    /// The period of the same length before it, the baseline.
+    public var previousPeriod: DigestPeriod
+    /// The rule that decided ``growing`` and ``fading``.
+    public var growthRule: GrowthRule
+    /// Exact totals over every group.
+    public var totals: DigestTotals
+    /// Groups first seen in the period, by count descending.
+    public var new: [DigestGroup]
+    /// Groups seen again in the period after they were resolved, by count descending.
+    public var regressed: [DigestGroup]
+    /// Older groups the growth rule calls growing, by increase descending.
+    public var growing: [DigestGroup]
+    /// Older groups the growth rule calls fading, by decrease descending.
+    public var fading: [DigestGroup]
+    /// Endpoints by count descending, each with its top breaking fields.
+    public var endpoints: [DigestEndpoint]
+
+    /// Creates a digest.
+    public init(
+        app: String?, generatedAt: Date, period: DigestPeriod, growthRule: GrowthRule, totals: DigestTotals,
+        new: [DigestGroup], regressed: [DigestGroup], growing: [DigestGroup], fading: [DigestGroup],
+        endpoints: [DigestEndpoint]
+    ) {
+        self.version = 1
+        self.app = app
+        self.generatedAt = generatedAt
+        self.period = period
+        self.previousPeriod = period.previous
+        self.growthRule = growthRule
+        self.totals = totals
+        self.new = new
+        self.regressed = regressed
+        self.growing = growing
+        self.fading = fading
+        self.endpoints = endpoints
+    }
+
+    /// Whether nothing broke in either period.
+    public var isQuiet: Bool { totals.count == 0 && totals.previousCount == 0 }
+
+    enum CodingKeys: String, CodingKey {
+        case version, app, period, totals, new, regressed, growing, fading, endpoints
+        case generatedAt = "generated_at"
+        case previousPeriod = "previous_period"
+        case growthRule = "growth_rule"
+    }
+
+    // `app` is written as `null` for an all-apps digest rather than left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(app, forKey: .app)
+        try container.encode(_generatedAt, forKey: .generatedAt)
+        try container.encode(period, forKey: .period)
+        try container.encode(previousPeriod, forKey: .previousPeriod)
+        try container.encode(growthRule, forKey: .growthRule)
+        try container.encode(totals, forKey: .totals)
+        try container.encode(new, forKey: .new)
+        try container.encode(regressed, forKey: .regressed)
+        try container.encode(growing, forKey: .growing)
+        try container.encode(fading, forKey: .fading)
+        try container.encode(endpoints, forKey: .endpoints)
+    }
+}
+
+/// Exact numbers over every group of the app(s), for the period and the one before.
+public struct DigestTotals: Codable, Sendable, Hashable {
+    /// Failures in the period.
+    public var count: Int
+    /// Failures in the previous period.
+    public var previousCount: Int
+    /// Groups with failures in the period.
+    public var groups: Int
+    /// Groups with failures in the previous period.
+    public var previousGroups: Int
+    /// Distinct installs with failures in the period.
+    public var installs: Int
+    /// Endpoints with failures in the period.
+    public var endpoints: Int
+    /// How many groups are new, regressed, growing and fading (before the per-section cap).
+    public var new: Int
+    /// See ``new``.
+    public var regressed: Int
+    /// See ``new``.
+    public var growing: Int
+    /// See ``new``.
+    public var fading: Int
+
+    /// Creates totals.
+    public init(
+        count: Int, previousCount: Int, groups: Int, previousGroups: Int, installs: Int, endpoints: Int, new: Int,
+        regressed: Int, growing: Int, fading: Int
+    ) {
+        self.count = count
+        self.previousCount = previousCount
+        self.groups = groups
+        self.previousGroups = previousGroups
+        self.installs = installs
+        self.endpoints = endpoints
+        self.new = new
+        self.regressed = regressed
+        self.growing = growing
+        self.fading = fading
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case count, groups, installs, endpoints, new, regressed, growing, fading
+        case previousCount = "previous_count"
+        case previousGroups = "previous_groups"
+    }
+}
+
+/// One endpoint and its top breaking fields in the period.
+public struct DigestEndpoint: Codable, Sendable, Hashable {
+    /// App id.
+    public var app: String
+    /// Normalized endpoint.
+    public var endpoint: String
+    /// Failures of all its groups in the period.
+    public var count: Int
+    /// Groups with failures in the period.
+    public var groups: Int
+    /// The top groups by count.
+    public var fields: [DigestGroup]
+
+    /// Creates an endpoint entry.
+    public init(app: String, endpoint: String, count: Int, groups: Int, fields: [DigestGroup]) {
+        self.app = app
+        self.endpoint = endpoint
+        self.count = count
+        self.groups = groups
+        self.fields = fields
+    }
+}
+
+/// One group's numbers in a digest; the fields of SPEC §3 plus the comparison and the hourly series.
+public struct DigestGroup: Codable, Sendable, Hashable {
+    /// Stable group id.
+    public var group: String
+    /// App id.
+    public var app: String
+    /// Normalized endpoint.
+    public var endpoint: String
+    /// Rendered JSONPath.
+    public var path: String
+    /// Failure kind.
+    public var kind: ReportKind
+    /// Most frequent expected type in the period.
+    public var expected: String?
+    /// Failures in the period.
+    public var count: Int
+    /// Failures in the previous period.
+    public var previousCount: Int
+    /// Distinct installs in the period.
+    public var installs: Int
+    /// `count` ÷ decodes of the endpoint in the period; `nil` when no decodes were reported.
+    public var rate: Double?
+    /// Failures per app version in the period.
+    public var versions: [String: Int]
+    /// Lifecycle status relative to the period (SPEC §3).
+    public var status: GroupStatus
+    /// The growth rule's verdict.
+    public var trend: DigestTrend
+    /// When the group was first seen, ever.
+    @RFC3339Coded public var firstSeen: Date
+    /// When the group was last seen, ever.
+    @RFC3339Coded public var lastSeen: Date
+    /// For a regressed group, the app version whose report brought it back.
+    public var regressedVersion: String?
+    /// Failures per hour of the period, oldest first (one entry per hour).
+    public var hourly: [Int]
+
+    /// Creates a group entry.
+    public init(
+        group: String, app: String, endpoint: String, path: String, kind: ReportKind, expected: String?, count: Int,
+        previousCount: Int, installs: Int, rate: Double?, versions: [String: Int], status: GroupStatus,
+        trend: DigestTrend, firstSeen: Date, lastSeen: Date, regressedVersion: String?, hourly: [Int]
+    ) {
+        self.group = group
+        self.app = app
+        self.endpoint = endpoint
+        self.path = path
+        self.kind = kind
+        self.expected = expected
+        self.count = count
+        self.previousCount = previousCount
+        self.installs = installs
+        self.rate = rate
+        self.versions = versions
+        self.status = status
+        self.trend = trend
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.regressedVersion = regressedVersion
+        self.hourly = hourly
+    }
+
+    /// Versions by count descending, then name, for display.
+    public var versionsByCount: [(version: String, count: Int)] {
+        versions.sorted { $0.value == $1.value ? $0.key < $1.key : $0.value > $1.value }
+            .map { (version: $0.key, count: $0.value) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, trend, hourly
+        case previousCount = "previous_count"
+        case firstSeen = "first_seen"
+        case lastSeen = "last_seen"
+        case regressedVersion = "regressed_version"
+    }
+
+    // Optional fields are written as `null` rather than left out, like the fields summary.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(group, forKey: .group)
+        try container.encode(app, forKey: .app)
+        try container.encode(endpoint, forKey: .endpoint)
+        try container.encode(path, forKey: .path)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(count, forKey: .count)
+        try container.encode(previousCount, forKey: .previousCount)
+        try container.encode(installs, forKey: .installs)
+        try container.encode(rate, forKey: .rate)
+        try container.encode(versions, forKey: .versions)
+        try container.encode(status, forKey: .status)
+        try container.encode(trend, forKey: .trend)
+        try container.encode(_firstSeen, forKey: .firstSeen)
+        try container.encode(_lastSeen, forKey: .lastSeen)
+        try container.encode(regressedVersion, forKey: .regressedVersion)
+        try container.encode(hourly, forKey: .hourly)
+    }
+}
+
+/// How many entries each list of a digest keeps; totals always count everything.
+public struct DigestLimits: Sendable, Hashable {
+    /// Most groups in each of new, regressed, growing and fading.
+    public var perSection: Int
+    /// Most endpoints listed.
+    public var endpoints: Int
+    /// Most fields listed per endpoint.
+    public var fieldsPerEndpoint: Int
+
+    /// Creates limits; the defaults keep a daily digest readable on a phone.
+    public init(perSection: Int = 20, endpoints: Int = 10, fieldsPerEndpoint: Int = 5) {
+        self.perSection = perSection
+        self.endpoints = endpoints
+        self.fieldsPerEndpoint = fieldsPerEndpoint
+    }
+}

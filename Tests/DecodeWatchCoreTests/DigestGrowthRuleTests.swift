@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import DecodeWatchCore
+
+@Suite struct DigestGrowthRuleTests {
+    @Test(
+        "growing needs ≥ 20 now, ≥ 10 more and ≥ 2× before; fading needs ≥ 20 before and ≤ half now",
+        arguments: [
+            // (current, previous, expected)
+            (20, 0, DigestTrend.growing),  // the smallest count that can grow from nothing
+            (19, 0, .steady),  // below the minimum count: tiny numbers never grow
+            (20, 10, .growing),  // exactly 2× and exactly +10
+            (21, 11, .steady),  // +10 but under 2×
+            (29, 15, .steady),  // under 2× (30 needed)
+            (30, 15, .growing),
+            (25, 16, .steady),  // +9 only
+            (1000, 499, .growing),
+            (10, 20, .fading),  // exactly half of exactly 20
+            (11, 21, .steady),  // 22 > 21: not yet half
+            (0, 19, .steady),  // vanished, but from too little to call it fading
+            (0, 20, .fading),
+            (5, 1000, .fading),
+            (0, 0, .steady),
+            (40, 40, .steady),
+        ])
+    func trend(current: Int, previous: Int, expected: DigestTrend) {
+        #expect(GrowthRule.standard.trend(current: current, previous: previous) == expected)
+    }
+
+    @Test("a custom rule moves the thresholds")
+    func customRule() {
+        let rule = GrowthRule(minimumCount: 5, minimumIncrease: 3, factor: 3, minimumPrevious: 6)
+        #expect(rule.trend(current: 6, previous: 2) == .growing)
+        #expect(rule.trend(current: 5, previous: 2) == .steady)
+        #expect(rule.trend(current: 2, previous: 6) == .fading)
+        #expect(rule.trend(current: 3, previous: 6) == .steady)
+    }
+}
+
+@Suite struct DigestPeriodTests {
+    let now = RFC3339.date(from: "2026-11-21T10:17:42Z")!
+
+    @Test("the default period is the 24 hours ending at the start of the current hour")
+    func defaultPeriod() throws {
+        let period = try DigestPeriod.parse(since: nil, now: now)
+        #expect(RFC3339.string(from: period.since) == "2026-11-20T10:00:00Z")
+        #expect(RFC3339.string(from: period.until) == "2026-11-21T10:00:00Z")
+        #expect(RFC3339.string(from: period.previous.since) == "2026-11-19T10:00:00Z")
+        #expect(period.previous.until == period.since)
+        #expect(period.hours == 24)
+    }
+
+    @Test("two runs inside the same hour compute the same period")
+    func sameHourSamePeriod() throws {
+        let later = now.addingTimeInterval(40 * 60)
+        #expect(try DigestPeriod.parse(since: "7d", now: now) == DigestPeriod.parse(since: "7d", now: later))
+        #expect(try DigestPeriod.parse(since: "7d", now: now).hours == 168)
+    }
+
+    @Test("an RFC 3339 start is floored to its hour; bad or sub-hour values are refused")
+    func parsing() throws {
+        let period = try DigestPeriod.parse(since: "2026-11-21T07:30:00Z", now: now)
+        #expect(RFC3339.string(from: period.since) == "2026-11-21T07:00:00Z")
+        #expect(period.hours == 3)
+        #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "30m", now: now) }
+        #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "yesterday", now: now) }
+        #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "2026-11-21T10:05:00Z", now: now) }
+    }
+}
