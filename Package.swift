@@ -78,7 +78,11 @@ let package = Package(
             dependencies: ["DecodeWatchCore"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "DecodeWatchTests", dependencies: ["DecodeWatch", "DecodeWatchServer", "DecodeWatchStore"]),
+        .testTarget(
+            name: "DecodeWatchTests",
+            dependencies: ["DecodeWatch", "DecodeWatchServer", "DecodeWatchStore"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "DecodeWatchStoreTests", dependencies: ["DecodeWatchStore"]),
         .testTarget(
             name: "DecodeWatchServerTests",

@@ -1,0 +1,155 @@
+import DecodeWatchCore
+import Foundation
+
+/// The capture path every lenient wrapper calls from its catch handler.
+///
+/// Nothing here runs while decoding succeeds. On a failure it finds the payload's
+/// ``DecodeContext``, classifies the error (``DecodeFailure``), and hands a ``Report`` to the
+/// reporter, which folds it into an identical earlier one before the snippet is made.
+enum Capture {
+    /// Most bytes of a snippet (SPEC §1).
+    static let snippetLimit = 2048
+    /// Most characters of a message (SPEC §1).
+    static let messageLimit = 1000
+    /// Most characters of a type name (SPEC §1).
+    static let typeNameLimit = 200
+    /// Most elements of a path (SPEC §1).
+    static let pathLimit = 64
+
+    /// The context of the payload a decoder is reading, if it is sampled.
+    static func context(of decoder: any Decoder) -> DecodeContext? {
+        let context = DecodeContext.current ?? decoder.userInfo[.decodeWatch] as? DecodeContext
+        guard let context, context.isSampled else { return nil }
+        return context
+    }
+
+    /// Whether failures of this decoder would be reported.
+    static func isActive(for decoder: any Decoder) -> Bool {
+        context(of: decoder) != nil
+    }
+
+    /// Reports an error a wrapper caught while decoding its wrapped type.
+    /// - Parameters:
+    ///   - error: what the wrapped type threw.
+    ///   - decoder: the wrapper's decoder; its path is the wrapper's position and its value is re-read for the snippet.
+    ///   - wrapped: the type the wrapper tried to decode.
+    static func caught(_ error: any Error, in decoder: any Decoder, wrapping wrapped: Any.Type) {
+        guard let context = context(of: decoder) else { return }
+        let failure = DecodeFailure(error: error, position: CodingPath.elements(decoder.codingPath), wrapped: wrapped)
+        submit(failure, context: context, wrapping: wrapped) {
+            try? decoder.singleValueContainer().decode(JSONValue.self)
+        }
+    }
+
+    /// Reports a key that a lenient wrapper's property needs but that is absent or `null`.
+    ///
+    /// Synthesized `Decodable` never calls a wrapper's initializer for an absent key, so the
+    /// wrappers' keyed-container overloads call this instead. The snippet is the object holding
+    /// the key, rebuilt from the keys the container knows.
+    static func missing<Key: CodingKey>(
+        _ key: Key, in container: KeyedDecodingContainer<Key>, isNull: Bool, wrapping wrapped: Any.Type
+    ) {
+        // A keyed container does not expose `userInfo`; its super decoder does (made only on this failure path).
+        let context: DecodeContext?
+        if let current = DecodeContext.current {
+            context = current.isSampled ? current : nil
+        } else {
+            context = (try? container.superDecoder()).flatMap { Self.context(of: $0) }
+        }
+        guard let context else { return }
+        let path = CodingPath.elements(container.codingPath) + [PathElement(key)]
+        let failure =
+            isNull
+            ? DecodeFailure(
+                path: path, kind: .valueNotFound, expected: TypeName.of(wrapped),
+                message: "Cannot get value of type \(TypeName.of(wrapped)) -- found null value instead")
+            : DecodeFailure(
+                path: path, kind: .keyNotFound, expected: TypeName.of(wrapped),
+                message: "No value associated with key \(key) (\"\(key.stringValue)\").")
+        submit(failure, context: context, wrapping: wrapped) {
+            var object: [String: JSONValue] = [:]
+            for known in container.allKeys {
+                object[known.stringValue] = try? container.decode(JSONValue.self, forKey: known)
+            }
+            return .object(object)
+        }
+    }
+
+    /// Reports a value the app does not know, such as a new enum case.
+    static func unknownValue(_ rawValue: some Any, in decoder: any Decoder, wrapping wrapped: Any.Type) {
+        guard let context = context(of: decoder) else { return }
+        let shown = Redactor.looksSensitive("\(rawValue)") ? Redactor.placeholder : "\(rawValue)"
+        let failure = DecodeFailure(
+            path: CodingPath.elements(decoder.codingPath), kind: .unknownValue, expected: TypeName.of(wrapped),
+            message: "Unknown \(TypeName.of(wrapped)) value \(shown)")
+        submit(failure, context: context, wrapping: wrapped) {
+            try? decoder.singleValueContainer().decode(JSONValue.self)
+        }
+    }
+
+    /// Reports a failure of the whole payload, re-reading the raw data for the snippet.
+    static func rootFailure(_ error: any Error, data: Data, context: DecodeContext, rootType: Any.Type) {
+        let failure = DecodeFailure(error: error, position: [], wrapped: rootType)
+        let redactor = context.reporter.configuration.redactor
+        submitText(failure, context: context, wrapping: rootType) {
+            guard let root = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+                // Not JSON at all: show the start of it, redacted as text.
+                let text = redactor.redact(String(decoding: data.prefix(snippetLimit), as: UTF8.self))
+                return JSONValue.string(text).jsonText(limit: snippetLimit + 64).utf8Prefix(snippetLimit)
+            }
+            // The object around the failing value: for a missing key, the object that lacks it.
+            let around = root.value(at: failure.path.dropLast()) ?? root
+            return around.redacted(by: redactor).jsonText(limit: snippetLimit)
+        }
+    }
+
+    /// Hands a failure to the reporter (or to the open ``CaptureScope``).
+    static func submit(
+        _ failure: DecodeFailure, context: DecodeContext, wrapping wrapped: Any.Type, value: @escaping () -> JSONValue?
+    ) {
+        let redactor = context.reporter.configuration.redactor
+        submitText(failure, context: context, wrapping: wrapped) {
+            value()?.redacted(by: redactor).jsonText(limit: snippetLimit)
+        }
+    }
+
+    private static func submitText(
+        _ failure: DecodeFailure, context: DecodeContext, wrapping wrapped: Any.Type, snippet: () -> String?
+    ) {
+        var report = Report(
+            occurredAt: Date(), endpoint: context.endpoint,
+            type: (context.rootType ?? TypeName.of(wrapped)).truncated(to: typeNameLimit),
+            path: Array(failure.path.prefix(pathLimit)), kind: failure.kind,
+            expected: failure.expected?.truncated(to: typeNameLimit),
+            message: failure.message.truncated(to: messageLimit))
+        #if DEBUG
+            if context.reporter.configuration.assertOnFailure {
+                assertionFailure(
+                    "DecodeWatch: \(failure.kind) at \(failure.path) in \(context.endpoint): \(failure.message)")
+            }
+        #endif
+        if let scope = CaptureScope.current {
+            report.snippet = snippet()
+            scope.append(report, to: context.reporter)
+        } else {
+            context.reporter.record(report, snippet: snippet)
+        }
+    }
+}
+
+extension String {
+    /// The first `limit` characters.
+    func truncated(to limit: Int) -> String {
+        count <= limit ? self : String(prefix(limit))
+    }
+
+    /// The longest prefix of at most `limit` UTF-8 bytes that ends on a character boundary.
+    func utf8Prefix(_ limit: Int) -> String {
+        guard utf8.count > limit else { return self }
+        let bytes = Array(utf8.prefix(limit + 1))
+        var end = limit
+        // Step back over UTF-8 continuation bytes (10xxxxxx) so the cut falls between characters.
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Unsent batches, kept on disk (or in memory) oldest first, within a count and a byte budget.
+///
+/// Each batch is stored as the exact compressed body that is uploaded, so a batch resent after a
+/// restart carries the same `batch_id` and the collector counts it once. File names sort by age:
+/// `<milliseconds>-<sequence>-<report count>-<batch id>.batch`.
+struct BatchSpool {
+    /// One stored batch.
+    struct Entry: Hashable, Sendable {
+        /// The file name, which is also the entry's identity.
+        let name: String
+        /// The batch's `batch_id`.
+        let batchID: String
+        /// Reports inside the batch.
+        let reportCount: Int
+        /// Compressed size.
+        let bytes: Int
+    }
+
+    let directory: URL?
+    let maxBatches: Int
+    let maxBytes: Int
+    private(set) var entries: [Entry] = []
+    /// Bodies of entries that are not on disk (no directory, or a write failed).
+    private var memory: [String: Data] = [:]
+    private var sequence = 0
+
+    /// Opens a spool, picking up what an earlier launch left in the directory.
+    init(directory: URL?, maxBatches: Int, maxBytes: Int) {
+        self.maxBatches = max(maxBatches, 1)
+        self.maxBytes = max(maxBytes, 1)
+        var usable = directory
+        if let directory {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                usable = nil
+            }
+        }
+        self.directory = usable
+        guard let usable, let names = try? FileManager.default.contentsOfDirectory(atPath: usable.path) else { return }
+        for name in names.sorted() where name.hasSuffix(Self.suffix) {
+            let url = usable.appendingPathComponent(name)
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            if let entry = Self.entry(named: name, bytes: size) { entries.append(entry) }
+        }
+    }
+
+    /// Total compressed bytes held.
+    var totalBytes: Int { entries.reduce(0) { $0 + $1.bytes } }
+
+    /// Whether an entry is still held.
+    func contains(_ entry: Entry) -> Bool { entries.contains(entry) }
+
+    /// Stores a batch, then drops the oldest batches while the spool is over budget.
+    /// - Returns: the entries dropped to make room (possibly the new one, if it alone is too big).
+    mutating func append(batchID: String, reportCount: Int, body: Data) -> [Entry] {
+        let millis = Int64(Date().timeIntervalSince1970 * 1000)
+        sequence += 1
+        let name = "\(Self.pad(millis, 15))-\(Self.pad(Int64(sequence), 6))-\(reportCount)-\(batchID)\(Self.suffix)"
+        let entry = Entry(name: name, batchID: batchID, reportCount: reportCount, bytes: body.count)
+        if let directory {
+            do {
+                try body.write(to: directory.appendingPathComponent(name), options: .atomic)
+            } catch {
+                memory[name] = body
+            }
+        } else {
+            memory[name] = body
+        }
+        entries.append(entry)
+        var dropped: [Entry] = []
+        var bytes = totalBytes
+        while !entries.isEmpty, entries.count > maxBatches || bytes > maxBytes {
+            let oldest = entries[0]
+            remove(oldest)
+            bytes -= oldest.bytes
+            dropped.append(oldest)
+        }
+        return dropped
+    }
+
+    /// The stored body of an entry, or `nil` when it is gone.
+    func body(of entry: Entry) -> Data? {
+        if let data = memory[entry.name] { return data }
+        guard let directory else { return nil }
+        return try? Data(contentsOf: directory.appendingPathComponent(entry.name))
+    }
+
+    /// Deletes an entry; deleting one already gone does nothing.
+    mutating func remove(_ entry: Entry) {
+        entries.removeAll { $0 == entry }
+        if memory.removeValue(forKey: entry.name) == nil, let directory {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(entry.name))
+        }
+    }
+
+    private static let suffix = ".batch"
+
+    private static func entry(named name: String, bytes: Int) -> Entry? {
+        let stem = name.dropLast(suffix.count)
+        let parts = stem.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, let reports = Int(parts[2]), !parts[3].isEmpty else { return nil }
+        return Entry(name: name, batchID: String(parts[3]), reportCount: reports, bytes: bytes)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(width - text.count, 0)) + text
+    }
+}

@@ -1,0 +1,200 @@
+import DecodeWatchCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Collects decoding failures and decode counts, and ships them to the collector in batches.
+///
+/// Recording is synchronous and cheap: a failure takes a lock, folds into an identical report if
+/// there is one (so a snippet is made only for the first), and returns; decoding never waits for
+/// disk or network. Everything slow happens in ``flush()``, which ``run()`` calls on a timer and
+/// which starts by itself when ``ReporterConfiguration/maxReportsPerBatch`` distinct reports are
+/// buffered.
+///
+/// A flush turns the buffer into ``ReportBatch``es with fresh UUID `batch_id`s, compresses them,
+/// writes them to the spool, and posts every spooled batch, oldest first. A batch leaves the spool
+/// only after a 2xx, or after a 4xx other than 408 and 429 (resending cannot help; counted in
+/// ``ReporterStatistics/rejectedBatches``). Network errors, 5xx, 408 and 429 keep it for later,
+/// with exponential backoff and the server's `Retry-After`.
+///
+/// Decode counts (`decodes`, the denominator of the breaking rate) are counted automatically by
+/// ``Foundation/JSONDecoder/decode(_:from:endpoint:reporter:)``; apps that set a ``DecodeContext``
+/// by hand call ``DecodeContext/countDecode()``.
+public final class Reporter: Sendable {
+    /// The configuration the reporter was made with.
+    public let configuration: ReporterConfiguration
+
+    private struct State: Sendable {
+        var buffer: ReportBuffer
+        var isEnabled: Bool
+        var flushScheduled = false
+    }
+
+    private let state: Locked<State>
+    private let stats = Locked(ReporterStatistics())
+    private let uploader: Uploader
+    private let installID: String?
+
+    /// Creates a reporter and opens its spool, picking up batches an earlier launch left unsent.
+    /// - Parameters:
+    ///   - configuration: where and how to report.
+    ///   - session: the URL session for uploads; by default an ephemeral one.
+    public init(configuration: ReporterConfiguration, session: URLSession? = nil) {
+        self.configuration = configuration
+        self.state = Locked(
+            State(
+                buffer: ReportBuffer(capacity: max(configuration.maxBufferedReports, 1)),
+                isEnabled: configuration.isEnabled))
+        let urlSession = session ?? URLSession(configuration: .ephemeral)
+        self.uploader = Uploader(configuration: configuration, session: urlSession, statistics: stats)
+        self.installID = configuration.installID ?? Self.storedInstallID(in: configuration.spoolDirectory)
+    }
+
+    /// Whether the reporter captures, counts and sends: the run-time kill switch.
+    public var isEnabled: Bool { state.withLock { $0.isEnabled } }
+
+    /// Turns the reporter on or off at run time, e.g. from remote configuration.
+    /// - Parameter enabled: `false` stops capturing, counting and sending; what is buffered stays.
+    public func setEnabled(_ enabled: Bool) {
+        state.withLock { $0.isEnabled = enabled }
+    }
+
+    /// Counters of what the reporter has done.
+    public var statistics: ReporterStatistics { stats.withLock { $0 } }
+
+    /// The reports buffered since the last flush, folded, in arrival order.
+    public func pendingReports() -> [Report] {
+        state.withLock { $0.buffer.snapshot }
+    }
+
+    /// The decode counts buffered since the last flush.
+    public func pendingDecodes() -> [DecodeCount] {
+        state.withLock { $0.buffer.decodeCounts }
+    }
+
+    /// The `batch_id`s waiting in the spool, oldest first.
+    public func spooledBatchIDs() async -> [String] {
+        await uploader.spooled.map(\.batchID)
+    }
+
+    /// Records a report made by the app itself, folding it into an identical buffered one.
+    ///
+    /// The wrappers call this for you; use it for failures found outside `Decodable`.
+    /// - Parameter report: the report; its `endpoint` should be in grouping form (SPEC §2).
+    public func record(_ report: Report) {
+        record(report, snippet: { report.snippet })
+    }
+
+    /// Counts decoded responses of an endpoint, failed or not.
+    ///
+    /// Prefer ``DecodeContext/countDecode()``, which respects sampling. This one always counts.
+    /// - Parameters:
+    ///   - endpoint: `"METHOD /path"`; normalized to grouping form before counting.
+    ///   - count: how many responses.
+    public func countDecode(endpoint: String, count: Int = 1) {
+        guard count > 0 else { return }
+        let normalized = EndpointNormalizer().normalize(endpoint) ?? endpoint
+        state.withLock {
+            guard $0.isEnabled else { return }
+            $0.buffer.countDecode(endpoint: normalized, count: count)
+        }
+    }
+
+    /// Sends what is buffered and everything spooled, and returns when the pass is over.
+    ///
+    /// Batches that could not be sent stay in the spool for a later flush or launch. Does nothing
+    /// while the reporter is disabled.
+    public func flush() async {
+        guard isEnabled else { return }
+        await uploader.deliver(makeBatches(), upload: true)
+    }
+
+    /// Flushes every ``ReporterConfiguration/flushInterval`` until the task is cancelled.
+    ///
+    /// Resends what an earlier launch left in the spool first. On cancellation (a graceful
+    /// shutdown) it stores what is buffered in the spool without touching the network, so the next
+    /// launch sends it. Meant to be run by an app's long-lived task or wrapped as a service.
+    public func run() async {
+        if isEnabled { await uploader.deliver([], upload: true) }
+        let interval = UInt64(max(configuration.flushInterval, 0.001) * 1_000_000_000)
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(nanoseconds: interval)
+            } catch {
+                break
+            }
+            await flush()
+        }
+        await uploader.deliver(makeBatches(), upload: false)
+    }
+
+    /// Whether the next response should be recorded: the kill switch and the sample rate.
+    func samples() -> Bool {
+        let rate = configuration.sampleRate
+        guard rate > 0, isEnabled else { return false }
+        return rate >= 1 || Double.random(in: 0..<1) < rate
+    }
+
+    /// Records a failure; the snippet is only made when the report is the first of its kind.
+    func record(_ report: Report, snippet: () -> String?) {
+        let key = FoldKey(report)
+        let folded: Bool? = state.withLock {
+            guard $0.isEnabled else { return nil }
+            return report.count == 1 && $0.buffer.fold(key)
+        }
+        guard let folded else { return }
+        stats.withLock { $0.recordedFailures += report.count }
+        if folded { return }
+        var complete = report
+        complete.snippet = snippet()
+        let (outcome, startFlush): (ReportBuffer.Outcome, Bool) = state.withLock {
+            let outcome = $0.buffer.insert(complete)
+            let start = !$0.flushScheduled && $0.buffer.count >= configuration.batchSize
+            if start { $0.flushScheduled = true }
+            return (outcome, start)
+        }
+        if outcome == .dropped {
+            stats.withLock { $0.droppedReports += 1 }
+            configuration.onEvent?(.reportDropped)
+        }
+        if startFlush {
+            Task { await self.flush() }
+        }
+    }
+
+    /// Empties the buffer into encoded batches of at most ``ReporterConfiguration/maxReportsPerBatch`` reports.
+    private func makeBatches() -> [PendingBatch] {
+        let (reports, decodes) = state.withLock {
+            $0.flushScheduled = false
+            return $0.buffer.drain()
+        }
+        guard !reports.isEmpty || !decodes.isEmpty else { return [] }
+        let size = configuration.batchSize
+        var chunks = stride(from: 0, to: reports.count, by: size).map {
+            Array(reports[$0..<min($0 + size, reports.count)])
+        }
+        if chunks.isEmpty { chunks = [[]] }
+        let now = Date()
+        return chunks.enumerated().compactMap { offset, chunk in
+            let batch = ReportBatch(
+                batchID: UUID().uuidString.lowercased(), sentAt: now, app: configuration.app, sdk: .decodeWatch,
+                installID: installID, decodes: offset == 0 ? decodes : [], reports: chunk)
+            return try? PendingBatch(batch)
+        }
+    }
+
+    /// Reads the install id kept in the spool directory, making one up the first time.
+    private static func storedInstallID(in directory: URL?) -> String? {
+        guard let directory else { return nil }
+        let file = directory.appendingPathComponent("install_id")
+        if let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8), !text.isEmpty {
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let id = UUID().uuidString.lowercased()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? Data(id.utf8).write(to: file, options: .atomic)
+        return id
+    }
+}

@@ -1,0 +1,112 @@
+import DecodeWatchCore
+import Foundation
+
+/// Everything a ``Reporter`` needs to know: where to send, who is sending, and how much to keep.
+///
+/// A value type so it can be built from remote configuration; the kill switch can also be flipped
+/// at run time with ``Reporter/setEnabled(_:)``.
+public struct ReporterConfiguration: Sendable {
+    /// The collector's base URL, e.g. `https://decodewatch.example.com`; batches go to `<collector>/v1/reports`.
+    public var collectorURL: URL
+    /// The app's ingest key, sent as `Authorization: Bearer <key>` when set (SPEC §6).
+    public var ingestKey: String?
+    /// The app that decodes (`app` in every batch).
+    public var app: AppInfo
+    /// An opaque per-install id (`install_id`). When `nil` and a spool directory is set, one is
+    /// made up once and kept in the spool directory.
+    public var installID: String?
+    /// The kill switch: when `false`, nothing is captured, counted or sent.
+    public var isEnabled: Bool
+    /// The share of responses whose failures and decodes are recorded, from 0 to 1.
+    ///
+    /// Sampling is per response (see ``DecodeContext``), so the breaking rate stays unbiased; the
+    /// counts the collector shows are then the sampled counts.
+    public var sampleRate: Double
+    /// How often ``Reporter/run()`` flushes.
+    public var flushInterval: TimeInterval
+    /// A flush starts by itself once this many distinct reports are buffered; also the most reports
+    /// per batch (at most 1000, the collector's limit).
+    public var maxReportsPerBatch: Int
+    /// Most distinct reports kept in memory between flushes; more are dropped and counted
+    /// (identical ones still fold into what is buffered).
+    public var maxBufferedReports: Int
+    /// Where unsent batches are kept across launches; `nil` keeps them in memory only.
+    public var spoolDirectory: URL?
+    /// Most batches in the spool; the oldest are dropped first.
+    public var maxSpooledBatches: Int
+    /// Most bytes (compressed) in the spool; the oldest batches are dropped first.
+    public var maxSpoolBytes: Int
+    /// How uploads are retried.
+    public var retry: RetryPolicy
+    /// Timeout of one upload request.
+    public var requestTimeout: TimeInterval
+    /// How snippets are redacted before they leave the device (SPEC §7).
+    public var redactor: Redactor
+    /// In DEBUG builds, stop in the debugger on every captured failure, like the classic `Safe`.
+    /// Off by default so that tests of failing payloads run.
+    public var assertOnFailure: Bool
+    /// Called for what the reporter does in the background (sent, rejected, dropped batches), for
+    /// logs and metrics; called on an arbitrary thread, keep it quick.
+    public var onEvent: (@Sendable (ReporterEvent) -> Void)?
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - collectorURL: the collector's base URL.
+    ///   - app: the app that decodes.
+    ///   - ingestKey: the app's ingest key, if the collector requires one.
+    ///   - installID: an opaque per-install id; made up and kept in the spool directory when `nil`.
+    ///   - isEnabled: the kill switch.
+    ///   - sampleRate: the share of responses recorded, 0…1.
+    ///   - flushInterval: seconds between flushes of ``Reporter/run()``.
+    ///   - maxReportsPerBatch: size that triggers a flush, and most reports per batch (≤ 1000).
+    ///   - maxBufferedReports: most distinct reports held in memory.
+    ///   - spoolDirectory: where unsent batches survive a restart; `nil` for memory only.
+    ///   - maxSpooledBatches: most batches kept unsent.
+    ///   - maxSpoolBytes: most compressed bytes kept unsent.
+    ///   - retry: the retry policy.
+    ///   - requestTimeout: seconds before one upload request fails.
+    ///   - redactor: how snippets are redacted.
+    ///   - assertOnFailure: assert on every captured failure in DEBUG builds.
+    ///   - onEvent: an observer of background work.
+    public init(
+        collectorURL: URL, app: AppInfo, ingestKey: String? = nil, installID: String? = nil, isEnabled: Bool = true,
+        sampleRate: Double = 1, flushInterval: TimeInterval = 60, maxReportsPerBatch: Int = 200,
+        maxBufferedReports: Int = 1000, spoolDirectory: URL? = ReporterConfiguration.defaultSpoolDirectory,
+        maxSpooledBatches: Int = 50, maxSpoolBytes: Int = 2 << 20, retry: RetryPolicy = RetryPolicy(),
+        requestTimeout: TimeInterval = 30, redactor: Redactor = Redactor(), assertOnFailure: Bool = false,
+        onEvent: (@Sendable (ReporterEvent) -> Void)? = nil
+    ) {
+        self.collectorURL = collectorURL
+        self.app = app
+        self.ingestKey = ingestKey
+        self.installID = installID
+        self.isEnabled = isEnabled
+        self.sampleRate = sampleRate
+        self.flushInterval = flushInterval
+        self.maxReportsPerBatch = maxReportsPerBatch
+        self.maxBufferedReports = maxBufferedReports
+        self.spoolDirectory = spoolDirectory
+        self.maxSpooledBatches = maxSpooledBatches
+        self.maxSpoolBytes = maxSpoolBytes
+        self.retry = retry
+        self.requestTimeout = requestTimeout
+        self.redactor = redactor
+        self.assertOnFailure = assertOnFailure
+        self.onEvent = onEvent
+    }
+
+    /// `<Caches>/DecodeWatch/spool`, a directory the system may purge but that survives launches.
+    public static var defaultSpoolDirectory: URL? {
+        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("DecodeWatch", isDirectory: true)
+            .appendingPathComponent("spool", isDirectory: true)
+    }
+
+    /// The ingest URL, `<collector>/v1/reports`.
+    var ingestURL: URL {
+        collectorURL.appendingPathComponent("v1").appendingPathComponent("reports")
+    }
+
+    /// Reports per batch, within the collector's limit.
+    var batchSize: Int { min(max(maxReportsPerBatch, 1), 1000) }
+}

@@ -1,0 +1,20 @@
+/// Counters of what a reporter has done since it was made, for diagnostics and tests.
+public struct ReporterStatistics: Sendable, Hashable {
+    /// Failures recorded (after sampling), folded or not.
+    public var recordedFailures = 0
+    /// Distinct reports dropped because the in-memory buffer was full.
+    public var droppedReports = 0
+    /// Batches the collector accepted.
+    public var sentBatches = 0
+    /// Batches the collector refused with a 4xx other than 408 and 429; they are not resent.
+    public var rejectedBatches = 0
+    /// Batches dropped unsent because the spool was full (oldest first).
+    public var droppedBatches = 0
+    /// Reports inside the batches dropped from the spool.
+    public var droppedBatchReports = 0
+    /// Upload attempts that failed and will be retried.
+    public var failedAttempts = 0
+
+    /// Creates empty statistics.
+    public init() {}
+}

@@ -1,0 +1,99 @@
+import DecodeWatchCore
+import Foundation
+import Testing
+
+@testable import DecodeWatch
+
+@Suite struct SpoolTests {
+    @Test("the spool keeps batches across reopening, oldest first")
+    func persists() throws {
+        let directory = TestReporter.temporaryDirectory()
+        var spool = BatchSpool(directory: directory, maxBatches: 10, maxBytes: 1 << 20)
+        _ = spool.append(batchID: "first-id", reportCount: 3, body: Data("one".utf8))
+        _ = spool.append(batchID: "second-id", reportCount: 1, body: Data("two".utf8))
+        let reopened = BatchSpool(directory: directory, maxBatches: 10, maxBytes: 1 << 20)
+        #expect(reopened.entries.map(\.batchID) == ["first-id", "second-id"])
+        #expect(reopened.entries.map(\.reportCount) == [3, 1])
+        #expect(reopened.body(of: reopened.entries[1]) == Data("two".utf8))
+    }
+
+    @Test("a full spool drops its oldest batches, by count and by bytes")
+    func bounded() {
+        var byCount = BatchSpool(directory: TestReporter.temporaryDirectory(), maxBatches: 2, maxBytes: 1 << 20)
+        #expect(byCount.append(batchID: "a", reportCount: 1, body: Data(count: 10)).isEmpty)
+        #expect(byCount.append(batchID: "b", reportCount: 1, body: Data(count: 10)).isEmpty)
+        #expect(byCount.append(batchID: "c", reportCount: 1, body: Data(count: 10)).map(\.batchID) == ["a"])
+        #expect(byCount.entries.map(\.batchID) == ["b", "c"])
+
+        var byBytes = BatchSpool(directory: nil, maxBatches: 10, maxBytes: 25)
+        _ = byBytes.append(batchID: "a", reportCount: 1, body: Data(count: 10))
+        _ = byBytes.append(batchID: "b", reportCount: 1, body: Data(count: 10))
+        #expect(byBytes.append(batchID: "c", reportCount: 1, body: Data(count: 10)).map(\.batchID) == ["a"])
+        #expect(byBytes.totalBytes == 20)
+    }
+
+    @Test(
+        "an unsent batch is spooled, and a new reporter on the same directory sends it with the same batch_id"
+    )
+    func resendAfterRestart() async throws {
+        let directory = TestReporter.temporaryDirectory()
+        let down = try TestReceiver()
+        down.stop()
+        let first = TestReporter.make(collector: down.url, spool: directory)
+        first.record(
+            Report(occurredAt: Date(), endpoint: "GET /v2/posts", path: ["results", 1, "title"], kind: .keyNotFound))
+        first.countDecode(endpoint: "GET /v2/posts", count: 7)
+        await first.flush()
+        let spooled = await first.spooledBatchIDs()
+        #expect(spooled.count == 1)
+        #expect(first.statistics.failedAttempts >= 1)
+
+        let receiver = try TestReceiver()
+        let second = TestReporter.make(collector: receiver.url, spool: directory)
+        #expect(await second.spooledBatchIDs() == spooled)
+        await second.flush()
+        let requests = await receiver.waitForRequests(1)
+        let batch = try #require(requests.first?.batch)
+        #expect(batch.batchID == spooled[0])
+        #expect(batch.reports.first?.path == ["results", 1, "title"])
+        #expect(batch.decodes == [DecodeCount(endpoint: "GET /v2/posts", count: 7)])
+        #expect(await second.spooledBatchIDs().isEmpty)
+        #expect(second.statistics.sentBatches == 1)
+    }
+
+    @Test("with the collector down, the spool keeps the newest batches and counts the dropped ones")
+    func boundedAcrossFlushes() async throws {
+        let down = try TestReceiver()
+        down.stop()
+        let reporter = TestReporter.make(collector: down.url) {
+            $0.maxSpooledBatches = 2
+            $0.retry.maxAttemptsPerFlush = 1
+            $0.retry.maxInlineDelay = 0
+            $0.retry.baseDelay = 0
+        }
+        var ids: [String] = []
+        for index in 0..<3 {
+            reporter.record(Report(occurredAt: Date(), endpoint: "GET /x", path: [.index(index)], kind: .typeMismatch))
+            await reporter.flush()
+            ids = await reporter.spooledBatchIDs()
+        }
+        #expect(ids.count == 2)
+        #expect(reporter.statistics.droppedBatches == 1)
+        #expect(reporter.statistics.droppedBatchReports == 1)
+    }
+
+    @Test("the install id is made once and kept in the spool directory")
+    func installID() async throws {
+        let directory = TestReporter.temporaryDirectory()
+        let receiver = try TestReceiver()
+        for _ in 0..<2 {
+            let reporter = TestReporter.make(collector: receiver.url, spool: directory)
+            reporter.countDecode(endpoint: "GET /x")
+            await reporter.flush()
+        }
+        let batches = await receiver.waitForRequests(2).compactMap(\.batch)
+        #expect(batches.count == 2)
+        #expect(batches[0].installID != nil)
+        #expect(batches[0].installID == batches[1].installID)
+    }
+}

@@ -1,0 +1,37 @@
+import DecodeWatchCore
+import Foundation
+
+@testable import DecodeWatch
+
+/// Reporters for tests: a fresh spool directory each, fast retries, nothing sent unless asked.
+enum TestReporter {
+    static let app = AppInfo(id: "com.example.tests", version: "1.0.0", build: "1", platform: "Linux", os: "test")
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "decodewatch-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A reporter whose collector is `collector` (by default a port nobody listens on).
+    static func make(
+        collector: URL = URL(string: "http://127.0.0.1:9")!, spool: URL? = temporaryDirectory(),
+        _ adjust: (inout ReporterConfiguration) -> Void = { _ in }
+    ) -> Reporter {
+        var configuration = ReporterConfiguration(
+            collectorURL: collector, app: app, spoolDirectory: spool,
+            retry: RetryPolicy(baseDelay: 0.01, maxDelay: 0.05, jitter: 0.5, maxAttemptsPerFlush: 2, maxInlineDelay: 2))
+        adjust(&configuration)
+        return Reporter(configuration: configuration)
+    }
+}
+
+extension JSONDecoder {
+    /// A decoder carrying a context by hand, the way an app without the convenience would.
+    func watching(_ endpoint: String, _ reporter: Reporter, root: Any.Type? = nil) -> JSONDecoder {
+        userInfo[.decodeWatch] = DecodeContext(endpoint: endpoint, rootType: root, reporter: reporter)
+        return self
+    }
+}

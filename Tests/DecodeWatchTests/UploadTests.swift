@@ -1,0 +1,209 @@
+import DecodeWatchCore
+import DecodeWatchZlib
+import Foundation
+import Testing
+
+@testable import DecodeWatch
+
+@Suite struct UploadTests {
+    func failure(_ index: Int = 0) -> Report {
+        Report(
+            occurredAt: Date(), endpoint: "GET /v2/posts", type: "Page", path: ["results", .index(index), "title"],
+            kind: .keyNotFound, message: "No value", snippet: #"{"id":"pos_2"}"#)
+    }
+
+    @Test("a flush posts a deflated JSON batch to /v1/reports with the contract's headers")
+    func postsBatch() async throws {
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url) { $0.ingestKey = "dw_test_key" }
+        reporter.record(failure())
+        reporter.record(failure())
+        reporter.countDecode(endpoint: "GET /v2/posts?page=2", count: 120)
+        await reporter.flush()
+        let request = try #require(await receiver.waitForRequests(1).first)
+        #expect(request.method == "POST")
+        #expect(request.target == "/v1/reports")
+        #expect(request.headers["content-type"] == "application/json")
+        #expect(request.headers["content-encoding"] == "deflate")
+        #expect(request.headers["authorization"] == "Bearer dw_test_key")
+        let inflated = try Zlib.decompress(request.body)
+        let batch = try JSONDecoder().decode(ReportBatch.self, from: inflated)
+        #expect(UUID(uuidString: batch.batchID) != nil)
+        #expect(batch.app == TestReporter.app)
+        #expect(batch.sdk == .decodeWatch)
+        #expect(batch.sentAt != nil)
+        #expect(batch.decodes == [DecodeCount(endpoint: "GET /v2/posts", count: 120)])
+        #expect(batch.reports.count == 1)
+        #expect(batch.reports.first?.count == 2)
+        #expect(batch.reports.first?.snippet == #"{"id":"pos_2"}"#)
+        // The wire form follows SPEC §1 field names.
+        let object = try JSONSerialization.jsonObject(with: inflated) as? [String: Any]
+        #expect(object?["batch_id"] is String && object?["sent_at"] is String)
+        #expect(reporter.pendingReports().isEmpty)
+        #expect(await reporter.spooledBatchIDs().isEmpty)
+    }
+
+    @Test("no Authorization header is sent without an ingest key, and an empty buffer sends nothing")
+    func noKey() async throws {
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url)
+        await reporter.flush()
+        #expect(receiver.requests.isEmpty)
+        reporter.record(failure())
+        await reporter.flush()
+        let request = try #require(await receiver.waitForRequests(1).first)
+        #expect(request.headers["authorization"] == nil)
+    }
+
+    @Test("a 503 with Retry-After is retried after the wait, with the same batch_id")
+    func retryAfter503() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(
+            .status(503, headers: ["Retry-After": "1"], body: #"{"error":{"code":"unavailable","message":"x"}}"#))
+        let reporter = TestReporter.make(collector: receiver.url)
+        reporter.record(failure())
+        await reporter.flush()
+        let requests = await receiver.waitForRequests(2)
+        #expect(requests.count == 2)
+        #expect(requests[0].batch?.batchID == requests[1].batch?.batchID)
+        let gap = requests[1].receivedAt.timeIntervalSince(requests[0].receivedAt)
+        #expect(gap >= 0.9)
+        #expect(reporter.statistics.sentBatches == 1 && reporter.statistics.failedAttempts == 1)
+        #expect(await reporter.spooledBatchIDs().isEmpty)
+    }
+
+    @Test("a 429 asking for a long wait keeps the batch and later flushes do not send before it passes")
+    func longRetryAfter429() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(.status(429, headers: ["Retry-After": "120"]))
+        let reporter = TestReporter.make(collector: receiver.url)
+        reporter.record(failure())
+        await reporter.flush()
+        #expect(receiver.requests.count == 1)
+        #expect(await reporter.spooledBatchIDs().count == 1)
+        reporter.record(failure(1))
+        await reporter.flush()
+        #expect(receiver.requests.count == 1)
+        #expect(await reporter.spooledBatchIDs().count == 2)
+    }
+
+    @Test("5xx answers and network errors drop nothing: the batch stays spooled until a 2xx")
+    func keepsOnServerErrors() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(.status(500), .hangUp)
+        let reporter = TestReporter.make(collector: receiver.url)
+        reporter.record(failure())
+        await reporter.flush()  // two attempts: 500, then hang-up
+        #expect(receiver.requests.count == 2)
+        let spooled = await reporter.spooledBatchIDs()
+        #expect(spooled.count == 1)
+        try await Task.sleep(nanoseconds: 100_000_000)  // past the short backoff
+        await reporter.flush()
+        let requests = await receiver.waitForRequests(3)
+        #expect(requests.count == 3)
+        #expect(requests[2].batch?.batchID == spooled[0])
+        #expect(await reporter.spooledBatchIDs().isEmpty)
+    }
+
+    @Test("a 400 means resending cannot help: the batch is dropped, counted and announced")
+    func rejected() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(.status(400, body: #"{"error":{"code":"invalid_batch","message":"app.id missing"}}"#))
+        let events = Locked<[ReporterEvent]>([])
+        let reporter = TestReporter.make(collector: receiver.url) { configuration in
+            configuration.onEvent = { event in events.withLock { $0.append(event) } }
+        }
+        reporter.record(failure())
+        await reporter.flush()
+        #expect(receiver.requests.count == 1)
+        #expect(await reporter.spooledBatchIDs().isEmpty)
+        #expect(reporter.statistics.rejectedBatches == 1)
+        let rejection = events.withLock { $0 }.first { if case .batchRejected = $0 { true } else { false } }
+        guard case .batchRejected(_, let status, let body)? = rejection else {
+            Issue.record("no rejection event")
+            return
+        }
+        #expect(status == 400 && body.contains("invalid_batch"))
+    }
+
+    @Test("a 408 is retried like a 5xx")
+    func timeoutIsRetried() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(.status(408))
+        let reporter = TestReporter.make(collector: receiver.url)
+        reporter.record(failure())
+        await reporter.flush()
+        #expect(await receiver.waitForRequests(2).count == 2)
+        #expect(reporter.statistics.sentBatches == 1)
+    }
+
+    @Test("reaching the batch size starts a flush by itself")
+    func flushOnSize() async throws {
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url) { $0.maxReportsPerBatch = 3 }
+        for index in 0..<3 { reporter.record(failure(index)) }
+        let requests = await receiver.waitForRequests(1)
+        #expect(requests.first?.batch?.reports.count == 3)
+    }
+
+    @Test("more reports than fit in a batch are split, decode counts going with the first")
+    func splits() async throws {
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url) { (configuration: inout ReporterConfiguration) in
+            configuration.maxReportsPerBatch = 1000
+            configuration.maxBufferedReports = 5000
+        }
+        for index in 0..<1500 { reporter.record(failure(index)) }
+        reporter.countDecode(endpoint: "GET /v2/posts", count: 3)
+        // maxReportsPerBatch reached: a flush may already be running; force one and wait for both batches.
+        await reporter.flush()
+        let batches = await receiver.waitForRequests(2).compactMap(\.batch)
+        #expect(batches.map(\.reports.count).reduce(0, +) == 1500)
+        #expect(batches.allSatisfy { $0.reports.count <= 1000 })
+        #expect(batches.flatMap(\.decodes).map(\.count).reduce(0, +) == 3)
+    }
+
+    @Test("run() flushes on its timer and spools what is left when cancelled")
+    func runLoop() async throws {
+        let receiver = try TestReceiver()
+        let directory = TestReporter.temporaryDirectory()
+        let reporter = TestReporter.make(collector: receiver.url, spool: directory) { $0.flushInterval = 0.1 }
+        let task = Task { await reporter.run() }
+        reporter.record(failure())
+        #expect(await receiver.waitForRequests(1).count == 1)
+        receiver.stop()
+        reporter.record(failure(1))
+        task.cancel()
+        await task.value
+        // The collector is down: the second report must be in the spool (written before any upload), not lost.
+        #expect(await reporter.spooledBatchIDs().count == 1)
+        let restarted = TestReporter.make(collector: receiver.url, spool: directory)
+        #expect(await restarted.spooledBatchIDs() == reporter.spooledBatchIDs())
+        #expect(receiver.requests.count == 1)
+    }
+
+    @Test("a disabled reporter does not upload")
+    func disabled() async throws {
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url)
+        reporter.record(failure())
+        reporter.setEnabled(false)
+        await reporter.flush()
+        #expect(receiver.requests.isEmpty)
+    }
+
+    @Test("Retry-After is read as seconds or as an HTTP date, and backoff grows with jitter within bounds")
+    func retryPolicy() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(RetryPolicy.parseRetryAfter("30") == 30)
+        #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:13:20 GMT", now: now) == 0)
+        #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:14:40 GMT", now: now) == 80)
+        #expect(RetryPolicy.parseRetryAfter("soon") == nil)
+        let policy = RetryPolicy(baseDelay: 1, maxDelay: 10, jitter: 0.5)
+        #expect(policy.delay(afterFailures: 1, retryAfter: nil, random: 0) == 0.5)
+        #expect(policy.delay(afterFailures: 3, retryAfter: nil, random: 0.999) < 4)
+        #expect(policy.delay(afterFailures: 3, retryAfter: nil, random: 0) == 2)
+        #expect(policy.delay(afterFailures: 20, retryAfter: nil, random: 1) == 10)
+        #expect(policy.delay(afterFailures: 1, retryAfter: 99_999, random: 0) == 3600)
+    }
+}
