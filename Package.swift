@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DecodeWatch", targets: ["DecodeWatch"]),
         .library(name: "DecodeWatchCore", targets: ["DecodeWatchCore"]),
+        .library(name: "DecodeWatchZlib", targets: ["DecodeWatchZlib"]),
         .library(name: "DecodeWatchStore", targets: ["DecodeWatchStore"]),
         .library(name: "DecodeWatchServer", targets: ["DecodeWatchServer"]),
         .executable(name: "decodewatch", targets: ["decodewatch"]),

@@ -1,0 +1,26 @@
+// swift-tools-version:6.2
+// Benchmarks live in their own package so the main package never depends on them.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder name, which depends on where the repository was cloned.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "decodewatch-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(
+            name: "IngestBench",
+            dependencies: [
+                .product(name: "DecodeWatchCore", package: root),
+                .product(name: "DecodeWatchZlib", package: root),
+            ]
+        ),
+        .executableTarget(
+            name: "SDKBench",
+            dependencies: [.product(name: "DecodeWatch", package: root)]
+        ),
+    ]
+)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Measures ingest throughput of a release collector against two references run in the same session:
+# nginx answering the same compressed batches (the HTTP limit) and a bare inflate + parse loop
+# (the CPU limit). Needs Debian's wrk and nginx. Usage: Benchmarks/run-ingest.sh [seconds] [connections]
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-10}
+connections=${2:-16}
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+count=20000
+
+swift build -c release --package-path .. --product decodewatch >/dev/null
+swift build -c release >/dev/null
+.build/release/IngestBench generate "$work/batches" $count >/dev/null
+
+echo "== CPU limit: inflate + validate + fold, one core"
+.build/release/IngestBench cpu "$work/batches" "$seconds"
+
+echo "== HTTP limit: nginx answering 202 to the same batches"
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work;
+  server {
+    listen 127.0.0.1:18081;
+    location /v1/reports { client_max_body_size 2m; return 202 '{"accepted":100,"rejected":[],"duplicate":false}'; }
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf" -g 'daemon off;' &
+sleep 0.5
+wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18081 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in'
+kill %1 2>/dev/null || true
+
+echo "== DecodeWatch collector (release, SQLite, synchronous=FULL)"
+../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" --log-level error --max-concurrent-ingests 1024 &
+sleep 1
+wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
+echo "stored batches: $batches (x100 reports)"
