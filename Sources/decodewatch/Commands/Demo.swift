@@ -1,22 +1,17 @@
 import ArgumentParser
+import DecodeWatch
 import DecodeWatchCore
 import DecodeWatchServer
 import DecodeWatchStore
-import DecodeWatchZlib
 import Foundation
-import Hummingbird
 import Logging
 import ServiceLifecycle
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension DecodeWatchCommand {
     /// `decodewatch demo`: a self-contained tour on a temporary database.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start a collector on a temporary database, send it broken-decode reports, show the fields.")
+            abstract: "Start a collector on a temporary database, decode broken payloads through the SDK, show the fields.")
 
         func run() async throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-demo-\(UUID().uuidString)")
@@ -34,26 +29,28 @@ extension DecodeWatchCommand {
                 group.addTask { try await services.run() }
                 var iterator = ports.makeAsyncIterator()
                 guard let port = await iterator.next() else { return }
-                print("Collector listening on http://127.0.0.1:\(port) (database in \(folder.path))\n")
-                for batch in DemoBatches.make(now: Date()) {
-                    let answer = try await Self.send(batch, to: port)
-                    print("POST /v1/reports  \(batch.reports.count) reports from \(batch.installID ?? "?") → \(answer)")
+                print("Collector listening on http://127.0.0.1:\(port) (database in \(folder.path))")
+                print("Three installs of com.example.shop decode \(DemoPayloads.payloads.count) broken responses through the SDK…\n")
+                for (index, version) in ["5.1.0", "5.2.0", "5.2.0"].enumerated() {
+                    let reporter = Reporter(
+                        configuration: ReporterConfiguration(
+                            collectorURL: URL(string: "http://127.0.0.1:\(port)")!,
+                            app: AppInfo(id: "com.example.shop", version: version, platform: "iOS"),
+                            installID: "demo-install-\(index)", spoolDirectory: folder.appendingPathComponent("spool-\(index)")))
+                    DemoPayloads.decodeAll(with: reporter)
+                    let pending = reporter.pendingReports().count
+                    await reporter.flush()
+                    let sent = reporter.statistics.sentBatches
+                    print("install \(index) (app \(version)): \(pending) distinct failures captured, \(sent) batch uploaded")
                 }
                 let summary = try await store.fields(FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date()))
                 print("\n" + FieldsRenderer.table(summary))
+                if let sample = summary.fields.first(where: { $0.sample.snippet?.contains("<redacted>") == true }) {
+                    print("A redacted sample (\(sample.path)): \(sample.sample.snippet ?? "")\n")
+                }
                 print("Try it yourself: decodewatch serve, then decodewatch fields (see README.md).")
                 await services.triggerGracefulShutdown()
             }
-        }
-
-        private static func send(_ batch: ReportBatch, to port: Int) async throws -> String {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("deflate", forHTTPHeaderField: "Content-Encoding")
-            request.httpBody = try Zlib.compress(JSONEncoder().encode(batch))
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return "\((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))"
         }
     }
 }
