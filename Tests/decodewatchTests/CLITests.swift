@@ -15,16 +15,18 @@ struct CLITests {
         let db = folder.appendingPathComponent("cli.sqlite").path
         let server = try CLI.start(["serve", "--port", "0", "--db", db])
         let port = try await server.port()
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
         let batch = try Data(contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = batch
-        let (body, response) = try await URLSession.shared.data(for: request)
+        let (body, response) = try await session.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: body, as: UTF8.self))")
 
         let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
-        let (apiData, _) = try await URLSession.shared.data(
+        let (apiData, _) = try await session.data(
             from: URL(string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T09:00:00Z&until=2026-11-21T10:00:00Z")!)
         let json = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
         #expect(json.status == 0)

@@ -13,6 +13,9 @@ import FoundationNetworking
 /// A real collector on a free loopback port with a fresh SQLite file, for one test.
 struct TestCollector {
     let baseURL: URL
+    /// A session of its own: a pooled connection to an earlier test server on a recycled port
+    /// must never be reused.
+    let session: URLSession
     let store: SQLiteReportStore
     let databasePath: String
 
@@ -39,8 +42,10 @@ struct TestCollector {
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
             let collector = TestCollector(
-                baseURL: URL(string: "http://127.0.0.1:\(port)")!, store: store, databasePath: path)
+                baseURL: URL(string: "http://127.0.0.1:\(port)")!, session: session, store: store, databasePath: path)
             do {
                 let result = try await body(collector)
                 group.cancelAll()
@@ -60,7 +65,7 @@ struct TestCollector {
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         return HTTPAnswer(status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
     }
