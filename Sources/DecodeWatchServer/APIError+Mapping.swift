@@ -22,11 +22,13 @@ extension APIError {
         case .ratioExceeded:
             return APIError(
                 .contentTooLarge, "inflation_ratio_too_high",
-                "The body inflates more than \(limits.maxInflationRatio):1; such bodies are refused as decompression bombs.")
+                "The body inflates more than \(limits.maxInflationRatio):1; such bodies are refused as decompression bombs."
+            )
         default:
             return APIError(
                 .badRequest, "invalid_encoding",
-                "The body is not valid \(encoding) data (\(error.detail)); compress the whole JSON batch as one stream.")
+                "The body is not valid \(encoding) data (\(error.detail)); compress the whole JSON batch as one stream."
+            )
         }
     }
 
@@ -36,7 +38,8 @@ extension APIError {
         default:
             return APIError(
                 .serviceUnavailable, "storage_unavailable",
-                "Storage is unavailable, nothing was stored; retry after \(retryAfter) seconds.", retryAfter: retryAfter)
+                "Storage is unavailable, nothing was stored; retry after \(retryAfter) seconds.", retryAfter: retryAfter
+            )
         }
     }
 

@@ -37,7 +37,8 @@ public func buildApplication(
     OperationsController(store: store, registry: registry).addRoutes(to: router)
     return Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "decodewatch"),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "decodewatch"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }

@@ -116,7 +116,8 @@ extension DigestStore {
     ///   - now: the time of the run, recorded in the digest.
     /// - Returns: the digest.
     public func digest(
-        for period: DigestPeriod, app: String? = nil, rule: GrowthRule = .standard, limits: DigestLimits = DigestLimits(),
+        for period: DigestPeriod, app: String? = nil, rule: GrowthRule = .standard,
+        limits: DigestLimits = DigestLimits(),
         now: Date
     ) async throws -> Digest {
         let previous = period.previous

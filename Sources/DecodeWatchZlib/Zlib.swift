@@ -24,13 +24,15 @@ public enum Zlib {
     ///   - level: 0–9, or -1 for zlib's default.
     /// - Returns: the compressed bytes.
     /// - Throws: ``ZlibError`` when zlib fails (it does not for valid arguments).
-    public static func compress(_ data: Data, format: Format = .zlib, level: Int32 = Z_DEFAULT_COMPRESSION) throws(ZlibError)
+    public static func compress(_ data: Data, format: Format = .zlib, level: Int32 = Z_DEFAULT_COMPRESSION)
+        throws(ZlibError)
         -> Data
     {
         var stream = z_stream()
-        guard deflateInit2_(
-            &stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { throw ZlibError(.internal, "deflateInit2 failed") }
         defer { deflateEnd(&stream) }
         var output = Data(count: Int(deflateBound(&stream, uLong(data.count))))

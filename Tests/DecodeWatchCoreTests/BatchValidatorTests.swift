@@ -16,11 +16,15 @@ struct BatchValidatorTests {
 
     @Test("the SPEC example batch validates with its group key")
     func specExample() throws {
-        let url = try #require(Bundle.module.url(forResource: "spec-example", withExtension: "json", subdirectory: "Fixtures"))
+        let url = try #require(
+            Bundle.module.url(forResource: "spec-example", withExtension: "json", subdirectory: "Fixtures"))
         let result = try BatchValidator().validate(try Data(contentsOf: url), receivedAt: received)
         #expect(result.rejected.isEmpty)
         let report = try #require(result.accepted.first)
-        #expect(report.key == GroupKey(app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound))
+        #expect(
+            report.key
+                == GroupKey(
+                    app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound))
         #expect(report.report.occurredAt == RFC3339.date(from: "2026-11-21T09:59:58.123Z"))
         #expect(result.decodes == [EndpointCount(endpoint: "GET /v2/posts", count: 120)])
         #expect(result.installID == "b7f3c2a0-5d1e-4f7a-9c3b-2e8d1f0a6b45")
@@ -29,15 +33,39 @@ struct BatchValidatorTests {
     @Test(
         "report problems become rejections that name the field",
         arguments: [
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"oops"}"#, "reports[0].kind: unknown kind 'oops'"),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"oops"}"#,
+                "reports[0].kind: unknown kind 'oops'"
+            ),
             (#"{"endpoint":"GET /a","path":[],"kind":"other"}"#, "reports[0].occurred_at: required field is missing"),
-            (#"{"occurred_at":"2026-11-21 09:00","endpoint":"GET /a","path":[],"kind":"other"}"#, "reports[0].occurred_at:"),
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[true],"kind":"other"}"#, "reports[0].path[0]:"),
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[1.5],"kind":"other"}"#, "reports[0].path[0]:"),
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","count":"2"}"#, "reports[0].count: expected an integer"),
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","count":1000001}"#, "reports[0].count: must be from 1 to 1000000"),
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":null}"#, "reports[0].kind: must not be null"),
-            (#"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","type":"\#(String(repeating: "T", count: 201))"}"#, "reports[0].type: longer than 200"),
+            (
+                #"{"occurred_at":"2026-11-21 09:00","endpoint":"GET /a","path":[],"kind":"other"}"#,
+                "reports[0].occurred_at:"
+            ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[true],"kind":"other"}"#,
+                "reports[0].path[0]:"
+            ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[1.5],"kind":"other"}"#,
+                "reports[0].path[0]:"
+            ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","count":"2"}"#,
+                "reports[0].count: expected an integer"
+            ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","count":1000001}"#,
+                "reports[0].count: must be from 1 to 1000000"
+            ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":null}"#,
+                "reports[0].kind: must not be null"
+            ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","type":"\#(String(repeating: "T", count: 201))"}"#,
+                "reports[0].type: longer than 200"
+            ),
             (#"7"#, "reports[0]: expected an object"),
         ])
     func rejections(report: String, message: String) throws {
@@ -51,24 +79,28 @@ struct BatchValidatorTests {
     func pathLength() throws {
         let long = Array(repeating: "0", count: 65).joined(separator: ",")
         let ok = Array(repeating: "0", count: 64).joined(separator: ",")
-        let result = try validate(batch(
-            #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[\#(long)],"kind":"other"},"#
-                + #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[\#(ok)],"kind":"other"}"#))
+        let result = try validate(
+            batch(
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[\#(long)],"kind":"other"},"#
+                    + #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[\#(ok)],"kind":"other"}"#))
         #expect(result.rejected.map(\.index) == [0])
         #expect(result.accepted.count == 1)
     }
 
     @Test("a report dated far in the future is clamped to the receive time")
     func futureClamp() throws {
-        let result = try validate(batch(#"{"occurred_at":"2030-01-01T00:00:00Z","endpoint":"GET /a","path":[],"kind":"other"}"#))
+        let result = try validate(
+            batch(#"{"occurred_at":"2030-01-01T00:00:00Z","endpoint":"GET /a","path":[],"kind":"other"}"#))
         #expect(result.accepted.first?.report.occurredAt == received)
     }
 
     @Test("snippets are cut at 2048 bytes without splitting a character; messages at 1000 characters")
     func truncation() throws {
         let snippet = String(repeating: "é", count: 1500)  // 3000 bytes
-        let result = try validate(batch(
-            #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":"\#(snippet)","message":"\#(String(repeating: "m", count: 1200))"}"#))
+        let result = try validate(
+            batch(
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":"\#(snippet)","message":"\#(String(repeating: "m", count: 1200))"}"#
+            ))
         let report = try #require(result.accepted.first?.report)
         #expect(report.snippet?.utf8.count == 2048)
         #expect(report.snippet?.allSatisfy { $0 == "é" } == true)
@@ -82,11 +114,23 @@ struct BatchValidatorTests {
             ("\"text\"", .invalidJSON, "JSON object"),
             (#"{"app":{"id":"a"},"reports":[]}"#, .invalidBatch, "batch_id"),
             (#"{"batch_id":"","app":{"id":"a"},"reports":[]}"#, .invalidBatch, "batch_id"),
-            (#"{"batch_id":"b","app":{"id":"a","version":"\#(String(repeating: "9", count: 65))"},"reports":[]}"#, .invalidBatch, "app.version"),
-            (#"{"batch_id":"b","app":{"id":"a"},"install_id":"\#(String(repeating: "i", count: 129))","reports":[]}"#, .invalidBatch, "install_id"),
+            (
+                #"{"batch_id":"b","app":{"id":"a","version":"\#(String(repeating: "9", count: 65))"},"reports":[]}"#,
+                .invalidBatch, "app.version"
+            ),
+            (
+                #"{"batch_id":"b","app":{"id":"a"},"install_id":"\#(String(repeating: "i", count: 129))","reports":[]}"#,
+                .invalidBatch, "install_id"
+            ),
             (#"{"batch_id":"b","app":{"id":"a"},"sent_at":"now","reports":[]}"#, .invalidBatch, "sent_at"),
-            (#"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"GET /a","count":-1}],"reports":[]}"#, .invalidBatch, "decodes[0].count"),
-            (#"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"nope","count":1}],"reports":[]}"#, .invalidBatch, "decodes[0].endpoint"),
+            (
+                #"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"GET /a","count":-1}],"reports":[]}"#,
+                .invalidBatch, "decodes[0].count"
+            ),
+            (
+                #"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"nope","count":1}],"reports":[]}"#,
+                .invalidBatch, "decodes[0].endpoint"
+            ),
         ])
     func batchErrors(json: String, code: BatchError.Code, mentions: String) {
         #expect {

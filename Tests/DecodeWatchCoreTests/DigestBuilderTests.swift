@@ -28,7 +28,8 @@ import Testing
         func field(_ spec: Spec, count: Int) -> FieldSummary {
             FieldSummary(
                 group: spec.id, app: "com.example.shop", endpoint: spec.endpoint, path: spec.path, kind: .keyNotFound,
-                expected: "String", count: count, installs: max(1, count / 2), rate: 0.25, firstSeen: RFC3339.date(from: spec.firstSeen)!,
+                expected: "String", count: count, installs: max(1, count / 2), rate: 0.25,
+                firstSeen: RFC3339.date(from: spec.firstSeen)!,
                 lastSeen: period.until.addingTimeInterval(-60), versions: ["5.2.0": count], status: .ongoing,
                 sample: Sample())
         }
@@ -76,7 +77,8 @@ import Testing
         #expect(digest.fading.map(\.group) == ["aaaa000000000005", "aaaa000000000004"])
         #expect(digest.totals.count == 112)
         #expect(digest.totals.previousCount == 95)
-        #expect((digest.totals.new, digest.totals.regressed, digest.totals.growing, digest.totals.fading) == (1, 1, 1, 2))
+        #expect(
+            (digest.totals.new, digest.totals.regressed, digest.totals.growing, digest.totals.fading) == (1, 1, 1, 2))
     }
 
     @Test("hourly series cover the period hour by hour; previous counts come from the series")
@@ -115,10 +117,12 @@ import Testing
         #expect(try DigestJSONRenderer.decode(Data(text.utf8)) == digest)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["app"] is NSNull)
-        #expect(Set(object.keys) == [
-            "version", "app", "generated_at", "period", "previous_period", "growth_rule", "totals", "new", "regressed",
-            "growing", "fading", "endpoints",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "version", "app", "generated_at", "period", "previous_period", "growth_rule", "totals", "new",
+                "regressed",
+                "growing", "fading", "endpoints",
+            ])
     }
 
     @Test("Markdown names every section, the regressing version and the rule; Slack style has no # headings")

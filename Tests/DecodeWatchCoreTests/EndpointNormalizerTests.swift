@@ -28,7 +28,8 @@ struct EndpointNormalizerTests {
         #expect(EndpointNormalizer().normalize(input) == expected)
     }
 
-    @Test("text that is not METHOD /path is refused", arguments: ["/v2/posts", "", "GET", "GET ", "G?T /x", "GET /a b"])
+    @Test(
+        "text that is not METHOD /path is refused", arguments: ["/v2/posts", "", "GET", "GET ", "G?T /x", "GET /a b"])
     func refuses(input: String) {
         #expect(EndpointNormalizer().normalize(input) == nil)
     }
@@ -76,15 +77,21 @@ struct PathRendererTests {
 struct GroupKeyTests {
     @Test("the same key always gives the same 16-hex-digit id, and different keys differ")
     func stableIDs() {
-        let key = GroupKey(app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
+        let key = GroupKey(
+            app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
         #expect(key.id == "cc6b40105c44e051")  // FNV-1a 64, computed independently
-        #expect(key.id == GroupKey(app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound).id)
+        #expect(
+            key.id
+                == GroupKey(
+                    app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound
+                ).id)
         #expect(key.id.allSatisfy { $0.isHexDigit && !$0.isUppercase })
         var other = key
         other.kind = .typeMismatch
         #expect(other.id != key.id)
         // Parts are separated, so shifting text between parts changes the id.
-        let shifted = GroupKey(app: "com.example.shopGET", endpoint: " /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
+        let shifted = GroupKey(
+            app: "com.example.shopGET", endpoint: " /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
         #expect(shifted.id != key.id)
     }
 }

@@ -22,8 +22,10 @@ struct RFC3339Tests {
 
     @Test(
         "invalid times are refused",
-        arguments: ["", "2026-11-21", "2026-11-21T10:00:00", "2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z",
-            "2026-11-21T24:00:00Z", "2026-11-21T10:00:00.Z", "2026-11-21T10:00:00+0100", "2026-11-21T10:00:00Zjunk"])
+        arguments: [
+            "", "2026-11-21", "2026-11-21T10:00:00", "2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z",
+            "2026-11-21T24:00:00Z", "2026-11-21T10:00:00.Z", "2026-11-21T10:00:00+0100", "2026-11-21T10:00:00Zjunk",
+        ])
     func refuses(text: String) {
         #expect(RFC3339.date(from: text) == nil)
     }
@@ -35,7 +37,9 @@ struct RFC3339Tests {
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
     }
 
-    @Test("durations count back from now", arguments: [("90m", 5400.0), ("24h", 86_400.0), ("7d", 604_800.0), ("2w", 1_209_600.0)])
+    @Test(
+        "durations count back from now",
+        arguments: [("90m", 5400.0), ("24h", 86_400.0), ("7d", 604_800.0), ("2w", 1_209_600.0)])
     func durations(text: String, seconds: Double) throws {
         let now = Date(timeIntervalSince1970: 2_000_000_000)
         #expect(try TimeReference.parse(text, now: now, field: "since") == now.addingTimeInterval(-seconds))

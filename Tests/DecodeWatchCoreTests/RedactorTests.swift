@@ -9,7 +9,8 @@ struct RedactorTests {
     @Test("values under sensitive keys are redacted, nested objects included")
     func sensitiveKeys() throws {
         let out = redactor.redact(
-            #"{"id":1,"password":"hunter2","user_email":"x","accessToken":"abc","Authorization":{"a":"b"},"phoneNumber":5551234,"title":"ok"}"#)
+            #"{"id":1,"password":"hunter2","user_email":"x","accessToken":"abc","Authorization":{"a":"b"},"phoneNumber":5551234,"title":"ok"}"#
+        )
         let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
         for key in ["password", "user_email", "accessToken", "Authorization", "phoneNumber"] {
             #expect(object[key] as? String == "<redacted>", "\(key)")
@@ -20,8 +21,10 @@ struct RedactorTests {
 
     @Test(
         "values that look like personal data are redacted wherever they are",
-        arguments: ["ann@example.com", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "4111 1111 1111 1111",
-            "4111-1111-1111-1111", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"])
+        arguments: [
+            "ann@example.com", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "4111 1111 1111 1111",
+            "4111-1111-1111-1111", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+        ])
     func sensitiveValues(value: String) throws {
         let out = redactor.redact(#"{"note":["\#(value)"]}"#)
         #expect(!out.contains(value))
@@ -30,7 +33,8 @@ struct RedactorTests {
 
     @Test("ordinary values stay, including numbers that fail the Luhn check")
     func keepsOrdinaryValues() {
-        let out = redactor.redact(#"{"title":"Hello","id":4111111111111112,"sha":"6dcb09b5b57875f334f61aebed695e2e4193db5e"}"#)
+        let out = redactor.redact(
+            #"{"title":"Hello","id":4111111111111112,"sha":"6dcb09b5b57875f334f61aebed695e2e4193db5e"}"#)
         #expect(out.contains("Hello"))
         #expect(out.contains("4111111111111112"))
         #expect(out.contains("6dcb09b5b57875f334f61aebed695e2e4193db5e"))
@@ -43,7 +47,8 @@ struct RedactorTests {
 
     @Test("a snippet cut mid-way is redacted as text, not passed through")
     func truncatedSnippet() {
-        let out = redactor.redact(#"{"user":{"email":"ann@example.com","password":"hunter2","name":"Ann"},"contact":"bob@example.org","tok"#)
+        let out = redactor.redact(
+            #"{"user":{"email":"ann@example.com","password":"hunter2","name":"Ann"},"contact":"bob@example.org","tok"#)
         #expect(!out.contains("ann@example.com"))
         #expect(!out.contains("hunter2"))
         #expect(!out.contains("bob@example.org"))

@@ -90,7 +90,8 @@ struct IngestTests {
     @Test("long messages and snippets are cut, and snippets are redacted before storing")
     func truncatesAndRedacts() async throws {
         try await TestCollector.run { collector in
-            let snippet = #"{"id":"pos_2","email":"ann@example.com","body":""# + String(repeating: "x", count: 3000) + #""}"#
+            let snippet =
+                #"{"id":"pos_2","email":"ann@example.com","body":""# + String(repeating: "x", count: 3000) + #""}"#
             var report = Batches.report(snippet: snippet)
             report["message"] = String(repeating: "m", count: 1500)
             let answer = try await collector.ingest(Batches.batch(reports: [report]))
@@ -120,7 +121,8 @@ struct IngestTests {
         try await TestCollector.run { collector in
             let json = try JSONSerialization.data(withJSONObject: Batches.batch(reports: [Batches.report()]))
             let answer = try await collector.send(
-                "POST", "/v1/reports", body: json, headers: ["Content-Type": "application/json", "Content-Encoding": "br"])
+                "POST", "/v1/reports", body: json,
+                headers: ["Content-Type": "application/json", "Content-Encoding": "br"])
             #expect(answer.status == 415)
             #expect(answer.errorCode == "unsupported_encoding")
         }
@@ -173,7 +175,8 @@ struct IngestTests {
             var random = SystemRandomNumberGenerator()
             let body = Data((0..<((1 << 20) + 1)).map { _ in UInt8.random(in: 0...255, using: &random) })
             let answer = try await collector.send(
-                "POST", "/v1/reports", body: body, headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"])
+                "POST", "/v1/reports", body: body,
+                headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"])
             #expect(answer.status == 413)
             #expect(answer.errorCode == "body_too_large")
         }
@@ -185,7 +188,8 @@ struct IngestTests {
         #expect(bomb.count < 1 << 20)
         try await TestCollector.run { collector in
             let answer = try await collector.send(
-                "POST", "/v1/reports", body: bomb, headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"])
+                "POST", "/v1/reports", body: bomb,
+                headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"])
             #expect(answer.status == 413)
             #expect(answer.errorCode == "inflated_body_too_large" || answer.errorCode == "inflation_ratio_too_high")
         }
@@ -207,7 +211,8 @@ struct IngestTests {
 
     @Test("a body over 64 KiB inflating more than 100:1 is refused with 413")
     func refusesHighRatio() async throws {
-        let json = Data(#"{"batch_id":"r","app":{"id":"a"},"reports":[],"pad":""#.utf8)
+        let json =
+            Data(#"{"batch_id":"r","app":{"id":"a"},"reports":[],"pad":""#.utf8)
             + Data(repeating: 0x61, count: 200 << 10) + Data(#""}"#.utf8)
         try await TestCollector.run { collector in
             let answer = try await collector.ingest(json)
@@ -260,7 +265,9 @@ struct IngestTests {
             #expect(limited.status == 429)
             #expect(limited.errorCode == "rate_limited")
             #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
-            #expect(try await collector.ingest(Batches.batch(app: "com.example.other", reports: [Batches.report()])).status == 202)
+            #expect(
+                try await collector.ingest(Batches.batch(app: "com.example.other", reports: [Batches.report()])).status
+                    == 202)
         }
     }
 

@@ -10,8 +10,10 @@ struct SummaryTests {
             _ = try await collector.ingest(
                 Batches.batch(reports: [
                     Batches.report(endpoint: "GET /v2/posts?page=2", path: ["results", 1, "title"]),
-                    Batches.report(endpoint: "get https://api.example.com/v2/posts/", path: ["results", 7, "title"], count: 5),
-                    Batches.report(endpoint: "GET /v2/users/42/posts", path: ["users", "8231", "e-mail"], kind: "typeMismatch"),
+                    Batches.report(
+                        endpoint: "get https://api.example.com/v2/posts/", path: ["results", 7, "title"], count: 5),
+                    Batches.report(
+                        endpoint: "GET /v2/users/42/posts", path: ["users", "8231", "e-mail"], kind: "typeMismatch"),
                 ]))
             let summary = try await collector.fields()
             #expect(summary.fields.count == 2)
@@ -19,7 +21,12 @@ struct SummaryTests {
             #expect(posts.endpoint == "GET /v2/posts")
             #expect(posts.path == "$.results[*].title")
             #expect(posts.count == 6)
-            #expect(posts.group == GroupKey(app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound).id)
+            #expect(
+                posts.group
+                    == GroupKey(
+                        app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title",
+                        kind: .keyNotFound
+                    ).id)
             let users = try #require(summary.fields.last)
             #expect(users.endpoint == "GET /v2/users/{id}/posts")
             #expect(users.path == "$.users[*]['e-mail']")
@@ -34,7 +41,8 @@ struct SummaryTests {
             _ = try await collector.ingest(
                 Batches.batch(version: "5.2.0", install: "a", decodes: decodes, reports: [Batches.report(count: 3)]))
             _ = try await collector.ingest(
-                Batches.batch(version: "5.2.0", install: "b", decodes: decodes, reports: [Batches.report(expected: "Int")]))
+                Batches.batch(
+                    version: "5.2.0", install: "b", decodes: decodes, reports: [Batches.report(expected: "Int")]))
             _ = try await collector.ingest(
                 Batches.batch(version: "5.1.0", install: "a", decodes: decodes, reports: [Batches.report(count: 4)]))
             _ = try await collector.ingest(Batches.batch(version: nil, install: nil, reports: [Batches.report()]))
@@ -98,7 +106,8 @@ struct SummaryTests {
                     Batches.report(endpoint: "GET /v2/posts", path: ["b"], count: 2),
                     Batches.report(endpoint: "GET /v2/posts/17", path: ["c"], kind: "typeMismatch", count: 9),
                 ]))
-            _ = try await collector.ingest(Batches.batch(app: "com.example.other", reports: [Batches.report(count: 50)]))
+            _ = try await collector.ingest(
+                Batches.batch(app: "com.example.other", reports: [Batches.report(count: 50)]))
             let all = try await collector.fields().fields
             #expect(all.map(\.count) == [50, 9, 2, 2])
             #expect(all[2].group < all[3].group)
@@ -121,7 +130,8 @@ struct SummaryTests {
             #expect(resolved.status == 200)
             #expect(try await collector.fields().fields.first?.status == .resolved)
             let later = RFC3339.string(from: Date().addingTimeInterval(1))
-            _ = try await collector.ingest(Batches.batch(version: "5.3.0", reports: [Batches.report(occurredAt: later)]))
+            _ = try await collector.ingest(
+                Batches.batch(version: "5.3.0", reports: [Batches.report(occurredAt: later)]))
             #expect(try await collector.fields().fields.first?.status == .regressed)
         }
     }

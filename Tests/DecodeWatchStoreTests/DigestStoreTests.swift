@@ -51,7 +51,8 @@ struct DigestStoreFixture {
 func digestDate(_ text: String) -> Date { RFC3339.date(from: text)! }
 
 @Suite struct DigestLifecycleTests {
-    @Test("new in its first period, ongoing later, resolved when marked, regressed with the version that brought it back")
+    @Test(
+        "new in its first period, ongoing later, resolved when marked, regressed with the version that brought it back")
     func transitions() async throws {
         let fixture = try DigestStoreFixture()
         try await fixture.send(3, at: "2026-11-02T10:00:00Z", version: "5.2.0")
@@ -146,7 +147,11 @@ func digestDate(_ text: String) -> Date { RFC3339.date(from: text)! }
         #expect(digest.endpoints.map(\.endpoint) == ["GET /v2/posts", "GET /v2/users"])
 
         let hours = try await fixture.store.hourlyCounts(groups: [grow], since: period.since, until: period.until)
-        #expect(hours[grow] == [Hour.index(of: digestDate("2026-11-03T05:00:00Z")): 15, Hour.index(of: digestDate("2026-11-03T06:00:00Z")): 25])
+        #expect(
+            hours[grow] == [
+                Hour.index(of: digestDate("2026-11-03T05:00:00Z")): 15,
+                Hour.index(of: digestDate("2026-11-03T06:00:00Z")): 25,
+            ])
 
         let everyApp = try await fixture.store.digestTotals(app: nil, since: period.since, until: period.until)
         #expect(everyApp.count == 156 && everyApp.groups == 4)
@@ -164,10 +169,14 @@ func digestDate(_ text: String) -> Date { RFC3339.date(from: text)! }
         let store = try DigestStoreFixture().store
         #expect(try await store.digestRun(key) == nil)
         #expect(try await store.claimDigestRun(key, token: "a", now: now, staleAfter: 900) == .claimed(attempt: 1))
-        #expect(try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(60), staleAfter: 900) == .inProgress(since: now))
+        #expect(
+            try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(60), staleAfter: 900)
+                == .inProgress(since: now))
         #expect(try await store.markDigestDelivered(key, token: "a", at: now.addingTimeInterval(5)))
         let later = now.addingTimeInterval(86_400)
-        #expect(try await store.claimDigestRun(key, token: "c", now: later, staleAfter: 900) == .delivered(at: now.addingTimeInterval(5)))
+        #expect(
+            try await store.claimDigestRun(key, token: "c", now: later, staleAfter: 900)
+                == .delivered(at: now.addingTimeInterval(5)))
         let record = try #require(try await store.digestRun(key))
         #expect(record.deliveredAt == now.addingTimeInterval(5) && record.attempts == 1 && record.lastError == nil)
     }
@@ -175,12 +184,19 @@ func digestDate(_ text: String) -> Date { RFC3339.date(from: text)! }
     @Test("a claim left by a crashed run can be taken over only after the timeout")
     func staleClaim() async throws {
         let store = try DigestStoreFixture().store
-        #expect(try await store.claimDigestRun(key, token: "crashed", now: now, staleAfter: 900) == .claimed(attempt: 1))
-        #expect(try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(899), staleAfter: 900) == .inProgress(since: now))
-        #expect(try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(901), staleAfter: 900) == .claimed(attempt: 2))
+        #expect(
+            try await store.claimDigestRun(key, token: "crashed", now: now, staleAfter: 900) == .claimed(attempt: 1))
+        #expect(
+            try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(899), staleAfter: 900)
+                == .inProgress(since: now))
+        #expect(
+            try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(901), staleAfter: 900)
+                == .claimed(attempt: 2))
         // The crashed run's late confirmation does not steal or duplicate the record.
         #expect(try await store.markDigestDelivered(key, token: "crashed", at: now.addingTimeInterval(902)) == false)
-        #expect(try await store.claimDigestRun(key, token: "c", now: now.addingTimeInterval(2000), staleAfter: 900) == .delivered(at: now.addingTimeInterval(902)))
+        #expect(
+            try await store.claimDigestRun(key, token: "c", now: now.addingTimeInterval(2000), staleAfter: 900)
+                == .delivered(at: now.addingTimeInterval(902)))
     }
 
     @Test("a released claim (failed delivery) is retried at once and keeps the error")
@@ -189,7 +205,9 @@ func digestDate(_ text: String) -> Date { RFC3339.date(from: text)! }
         _ = try await store.claimDigestRun(key, token: "a", now: now, staleAfter: 900)
         try await store.releaseDigestRun(key, token: "a", error: "HTTP 500", at: now)
         #expect(try await store.digestRun(key)?.lastError == "HTTP 500")
-        #expect(try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(1), staleAfter: 900) == .claimed(attempt: 2))
+        #expect(
+            try await store.claimDigestRun(key, token: "b", now: now.addingTimeInterval(1), staleAfter: 900)
+                == .claimed(attempt: 2))
         // Another destination or period is a separate delivery.
         var other = key
         other.destination = "webhook:fedcba9876543210"

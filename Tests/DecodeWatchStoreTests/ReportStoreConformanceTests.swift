@@ -23,7 +23,8 @@ struct ReportStoreConformanceTests {
         since: RFC3339.date(from: "2026-11-21T00:00:00Z")!, until: RFC3339.date(from: "2026-11-22T00:00:00Z")!)
 
     static func aggregate(
-        id: String = UUID().uuidString, install: String = "i1", version: String = "1.0", at time: String = "2026-11-21T09:00:00Z",
+        id: String = UUID().uuidString, install: String = "i1", version: String = "1.0",
+        at time: String = "2026-11-21T09:00:00Z",
         count: Int = 1, snippet: String = "{}"
     ) throws -> BatchAggregate {
         let json = """
@@ -31,7 +32,8 @@ struct ReportStoreConformanceTests {
              "reports":[{"occurred_at":"\(time)","endpoint":"GET /v2/posts","path":["results",0,"title"],
                          "kind":"keyNotFound","count":\(count),"snippet":\(String(reflecting: snippet))}]}
             """
-        return BatchAggregate(try BatchValidator().validate(Data(json.utf8), receivedAt: received), redactor: Redactor())
+        return BatchAggregate(
+            try BatchValidator().validate(Data(json.utf8), receivedAt: received), redactor: Redactor())
     }
 
     @Test("concurrent writers stay exact", arguments: Array(backends.keys))
@@ -75,7 +77,9 @@ struct ReportStoreConformanceTests {
         #expect(field.lastSeen == RFC3339.date(from: "2026-11-21T09:30:00Z"))
     }
 
-    @Test("resolve, then a later report regresses the group with its version; an older one does not", arguments: Array(backends.keys))
+    @Test(
+        "resolve, then a later report regresses the group with its version; an older one does not",
+        arguments: Array(backends.keys))
     func lifecycle(backend: String) async throws {
         let (store, cleanup) = try Self.backends[backend]!()
         defer { cleanup() }

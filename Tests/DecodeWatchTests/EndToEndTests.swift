@@ -44,7 +44,8 @@ struct EndToEndTests {
         let spool = folder.appendingPathComponent("spool")
         let offline = Self.reporter(collector.url, spool: spool)
         let issues = try Self.decoder.decode(
-            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues", reporter: offline)
+            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
+            reporter: offline)
         #expect(issues.compactMap(\.value).count == issues.count - 1)
         await offline.flush()
         let spooled = await offline.spooledBatchIDs()
@@ -79,7 +80,8 @@ struct EndToEndTests {
         let spool = folder.appendingPathComponent("spool")
         let first = Self.reporter(collector.url, spool: spool)
         _ = try Self.decoder.decode(
-            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues", reporter: first)
+            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
+            reporter: first)
         await first.flush()
         let copy = folder.appendingPathComponent("spool-before-ack")
         try FileManager.default.copyItem(at: spool, to: copy)
@@ -110,7 +112,8 @@ struct EndToEndTests {
         let spool = folder.appendingPathComponent("spool")
         let reporter = Self.reporter(collector.url, spool: spool)
         _ = try Self.decoder.decode(
-            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues", reporter: reporter)
+            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
+            reporter: reporter)
         await reporter.flush()
         #expect(await reporter.spooledBatchIDs().count == 1)
         #expect(try await collector.totalCount() == 0)

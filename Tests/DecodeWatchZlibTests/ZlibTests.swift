@@ -31,7 +31,9 @@ struct ZlibTests {
         } catch {
             #expect(error.code == .ratioExceeded)
         }
-        #expect(try Zlib.decompress(zeros, limits: InflateLimits(maxRatio: 100, ratioCheckMinimumBytes: 2 << 20)).count == 1 << 20)
+        #expect(
+            try Zlib.decompress(zeros, limits: InflateLimits(maxRatio: 100, ratioCheckMinimumBytes: 2 << 20)).count == 1
+                << 20)
     }
 
     @Test("truncated, corrupt, trailing and wrongly framed data are errors, not partial output")

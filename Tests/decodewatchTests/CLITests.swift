@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("The decodewatch executable")
@@ -17,7 +17,8 @@ struct CLITests {
         let port = try await server.port()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let batch = try Data(contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
+        let batch = try Data(
+            contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -27,7 +28,8 @@ struct CLITests {
 
         let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
         let (apiData, _) = try await session.data(
-            from: URL(string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T09:00:00Z&until=2026-11-21T10:00:00Z")!)
+            from: URL(
+                string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T09:00:00Z&until=2026-11-21T10:00:00Z")!)
         let json = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
         #expect(json.status == 0)
         let fromCLI = try JSONDecoder().decode(FieldsSummary.self, from: Data(json.output.utf8))
@@ -50,7 +52,9 @@ struct CLITests {
         let resolved = try CLI.run(["resolve", group, "--db", db])
         #expect(resolved.status == 0)
         let after = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
-        #expect(try JSONDecoder().decode(FieldsSummary.self, from: Data(after.output.utf8)).fields.first?.status == .resolved)
+        #expect(
+            try JSONDecoder().decode(FieldsSummary.self, from: Data(after.output.utf8)).fields.first?.status
+                == .resolved)
 
         let exit = try await server.terminate()
         #expect(exit == 0)
@@ -67,12 +71,16 @@ struct CLITests {
     func resolveUnknown() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLI.run(["resolve", "0123456789abcdef", "--db", folder.appendingPathComponent("x.sqlite").path])
+        let result = try CLI.run([
+            "resolve", "0123456789abcdef", "--db", folder.appendingPathComponent("x.sqlite").path,
+        ])
         #expect(result.status != 0)
         #expect(result.error.contains("No group has the id '0123456789abcdef'"))
     }
 
-    @Test("bad filters fail before touching the database", arguments: [["--kind", "oops"], ["--since", "yesterday"], ["--limit", "0"]])
+    @Test(
+        "bad filters fail before touching the database",
+        arguments: [["--kind", "oops"], ["--since", "yesterday"], ["--limit", "0"]])
     func badFilters(arguments: [String]) throws {
         let result = try CLI.run(["fields", "--db", "/nonexistent/folder/x.sqlite"] + arguments)
         #expect(result.status != 0)
@@ -90,7 +98,8 @@ enum CLI {
     }
 
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-cli-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "decodewatch-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -11,13 +11,17 @@ import Testing
         #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--since", "10m"]) }
         #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--format", "pdf"]) }
         #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--auto-resolve-after", "soon"]) }
-        let command = try DecodeWatchCommand.Digest.parse(["--since", "7d", "--format", "html", "--app", "com.example.shop"])
+        let command = try DecodeWatchCommand.Digest.parse([
+            "--since", "7d", "--format", "html", "--app", "com.example.shop",
+        ])
         #expect(command.format == .html && command.since == "7d" && command.app == "com.example.shop")
         do {
             _ = try DecodeWatchCommand.Digest.parse(["--webhook", "ftp://example.com/x"])
             Issue.record("ftp webhook accepted")
         } catch {
-            #expect(DecodeWatchCommand.message(for: error).contains("--webhook 'ftp://example.com/x' must be an http(s) URL."))
+            #expect(
+                DecodeWatchCommand.message(for: error).contains(
+                    "--webhook 'ftp://example.com/x' must be an http(s) URL."))
         }
     }
 
@@ -27,7 +31,8 @@ import Testing
         for _ in 0..<4 {
             let candidate = folder.appendingPathComponent("decodewatch")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue,
                 FileManager.default.isExecutableFile(atPath: candidate.path)
             {
                 return candidate
@@ -37,7 +42,9 @@ import Testing
         return nil
     }
 
-    @Test("an undeliverable webhook makes `decodewatch digest` exit non-zero with a clear message", .timeLimit(.minutes(1)))
+    @Test(
+        "an undeliverable webhook makes `decodewatch digest` exit non-zero with a clear message",
+        .timeLimit(.minutes(1)))
     func failureExitCode() async throws {
         let binary = try #require(Self.executable(), "build the executable first: swift build")
         let fixture = try DigestFixture()
@@ -46,7 +53,9 @@ import Testing
         defer { receiver.stop() }
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["digest", "--db", fixture.path, "--webhook", receiver.url.absoluteString, "--webhook-attempts", "1"]
+        process.arguments = [
+            "digest", "--db", fixture.path, "--webhook", receiver.url.absoluteString, "--webhook-attempts", "1",
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -11,7 +11,8 @@ import Testing
 
     func job(_ url: URL, attempts: Int = 4) -> DigestJob {
         DigestJob(
-            period: DigestFixture.period, webhook: WebhookSender(url: url, attempts: attempts, initialDelay: 0.05, timeout: 5))
+            period: DigestFixture.period,
+            webhook: WebhookSender(url: url, attempts: attempts, initialDelay: 0.05, timeout: 5))
     }
 
     @Test("the digest is posted once to a real local receiver as Slack {\"text\": …}, and recorded as delivered")

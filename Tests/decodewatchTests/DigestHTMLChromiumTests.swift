@@ -24,7 +24,8 @@ import Testing
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         // Output goes to a file, so a large DOM can never fill a pipe and block Chromium.
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString).out")
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chromium-\(UUID().uuidString).out")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
         defer { try? FileManager.default.removeItem(at: outputURL) }
@@ -40,12 +41,14 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test("the HTML digest renders in headless Chromium with its group cards and one SVG chart each",
+    @Test(
+        "the HTML digest renders in headless Chromium with its group cards and one SVG chart each",
         .timeLimit(.minutes(3)))
     func rendersInChromium() async throws {
         guard let chromium = Self.chromium() else {
             Issue.record(
-                "chromium is not installed: install it (apt-get update && apt-get install -y chromium) to run this test.")
+                "chromium is not installed: install it (apt-get update && apt-get install -y chromium) to run this test."
+            )
             return
         }
         let fixture = try DigestFixture()

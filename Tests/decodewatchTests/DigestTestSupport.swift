@@ -3,9 +3,9 @@ import DecodeWatchStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A real HTTP/1.1 receiver on 127.0.0.1: answers each POST with the next scripted status (then 200)
@@ -35,7 +35,9 @@ final class LocalHTTPReceiver: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(socketFD, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -83,7 +85,8 @@ final class LocalHTTPReceiver: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         if headers["expect"]?.lowercased() == "100-continue" { send(client, "HTTP/1.1 100 Continue\r\n\r\n") }
         let length = Int(headers["content-length"] ?? "0") ?? 0
@@ -97,7 +100,10 @@ final class LocalHTTPReceiver: @unchecked Sendable {
             received.append(Received(requestLine: requestLine, headers: headers, body: body))
             return script.isEmpty ? 200 : script.removeFirst()
         }
-        send(client, "HTTP/1.1 \(status) Scripted\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        send(
+            client,
+            "HTTP/1.1 \(status) Scripted\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+        )
     }
 
     private func send(_ client: Int32, _ text: String) {
@@ -147,7 +153,8 @@ struct DigestFixture {
         try await send(3, at: "2026-11-03T09:00:00Z", path: ["fade"], endpoint: "GET /v2/users/8")
         try await send(2, at: "2026-11-01T09:00:00Z", path: ["back"])
         let summary = try await store.fields(
-            FieldsQuery(since: RFC3339.date(from: "2026-11-01T00:00:00Z")!, until: RFC3339.date(from: "2026-11-02T00:00:00Z")!))
+            FieldsQuery(
+                since: RFC3339.date(from: "2026-11-01T00:00:00Z")!, until: RFC3339.date(from: "2026-11-02T00:00:00Z")!))
         try await store.resolve(group: summary.fields[0].group, at: RFC3339.date(from: "2026-11-01T12:00:00Z")!)
         try await send(7, at: "2026-11-03T20:00:00Z", path: ["back"], version: "5.3.1")
     }

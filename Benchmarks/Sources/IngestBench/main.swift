@@ -29,13 +29,15 @@ case "generate":
             Report(
                 occurredAt: now.addingTimeInterval(-Double(r)), endpoint: endpoints[(index + r) % 4], type: "Post",
                 path: paths[r % 4], kind: kinds[(r / 4) % 4], expected: "String",
-                message: "No value associated with key title (\"title\").", snippet: #"{"id":"pos_\#(r)","title":null}"#)
+                message: "No value associated with key title (\"title\").", snippet: #"{"id":"pos_\#(r)","title":null}"#
+            )
         }
         let batch = ReportBatch(
             batchID: UUID().uuidString, sentAt: now, app: AppInfo(id: "com.example.shop", version: "5.2.\(index % 3)"),
             installID: "install-\(index % 500)", decodes: [DecodeCount(endpoint: "GET /v2/posts", count: 120)],
             reports: reports)
-        try Zlib.compress(encoder.encode(batch)).write(to: folder.appendingPathComponent(String(format: "%06d.bin", index)))
+        try Zlib.compress(encoder.encode(batch)).write(
+            to: folder.appendingPathComponent(String(format: "%06d.bin", index)))
     }
     print("wrote \(number) batches to \(folder.path)")
 case "cpu":
@@ -55,9 +57,12 @@ case "cpu":
         reports += aggregate.acceptedReports
         batches += 1
     }
-    let seconds = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
-    print(String(format: "cpu: %d batches, %d reports in %.1f s = %.0f batches/s, %.0f reports/s (one core)",
-        batches, reports, seconds, Double(batches) / seconds, Double(reports) / seconds))
+    let seconds =
+        Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
+    print(
+        String(
+            format: "cpu: %d batches, %d reports in %.1f s = %.0f batches/s, %.0f reports/s (one core)",
+            batches, reports, seconds, Double(batches) / seconds, Double(reports) / seconds))
 default:
     print("unknown mode \(arguments[1])")
     exit(2)

@@ -22,7 +22,8 @@ struct Author: Decodable {
 func payload(count: Int, brokenEvery: Int?) -> Data {
     let items = (0..<count).map { i -> String in
         let title = brokenEvery.map { i % $0 == 0 } == true ? "" : #""title":"Post \#(i)","#
-        return #"{"id":\#(i),\#(title)"body":"Lorem ipsum dolor sit amet \#(i)","author":{"login":"user\#(i % 97)","followers":\#(i % 1000)},"tags":["swift","json"],"url":"https://example.com/posts/\#(i)"}"#
+        return
+            #"{"id":\#(i),\#(title)"body":"Lorem ipsum dolor sit amet \#(i)","author":{"login":"user\#(i % 97)","followers":\#(i % 1000)},"tags":["swift","json"],"url":"https://example.com/posts/\#(i)"}"#
     }
     return Data(("[" + items.joined(separator: ",") + "]").utf8)
 }
@@ -48,11 +49,16 @@ let reporter = Reporter(
 let decoder = JSONDecoder()
 
 let plain: Double = try measure("[Post], 10,000 valid", runs: 15) { _ = try decoder.decode([Post].self, from: valid) }
-let safe: Double = try measure("[Safe<Post>], 10,000 valid", runs: 15) { _ = try decoder.decode([Safe<Post>].self, from: valid) }
+let safe: Double = try measure("[Safe<Post>], 10,000 valid", runs: 15) {
+    _ = try decoder.decode([Safe<Post>].self, from: valid)
+}
 let reported: Double = try measure("[Safe<Post>], 10,000 valid, with a DecodeWatch context", runs: 15) {
     _ = try decoder.decode([Safe<Post>].self, from: valid, endpoint: "GET /v2/posts", reporter: reporter)
 }
-print(String(format: "overhead: %.1f%% without context, %.1f%% with context", (safe / plain - 1) * 100, (reported / plain - 1) * 100))
+print(
+    String(
+        format: "overhead: %.1f%% without context, %.1f%% with context", (safe / plain - 1) * 100,
+        (reported / plain - 1) * 100))
 let failing: Double = try measure("[Safe<Post>], 10,000 with 1,000 failures reported", runs: 9) {
     _ = try decoder.decode([Safe<Post>].self, from: broken, endpoint: "GET /v2/posts", reporter: reporter)
 }

@@ -38,7 +38,8 @@ public enum DigestHTMLRenderer {
             "\(group.count) failures · \(group.installs) installs · first seen \(RFC3339.string(from: group.firstSeen))"
         }
         html += section("regressed", "Regressed", digest.regressed, total: totals.regressed) { group in
-            (group.regressedVersion.map { "back in \($0)" } ?? "back") + " · \(group.count) failures · \(group.installs) installs"
+            (group.regressedVersion.map { "back in \($0)" } ?? "back")
+                + " · \(group.count) failures · \(group.installs) installs"
         }
         html += section("growing", "Growing", digest.growing, total: totals.growing) { group in
             "\(group.previousCount) → \(group.count) failures · \(group.installs) installs"

@@ -22,13 +22,15 @@ public enum DigestMarkdownRenderer {
         let scope = digest.app.map { " for \($0)" } ?? ""
         out.heading(1, "DecodeWatch digest\(scope)")
         out.line(
-            "\(DigestText.window(digest.period)), compared with the \(DigestText.duration(digest.period.length)) before.")
+            "\(DigestText.window(digest.period)), compared with the \(DigestText.duration(digest.period.length)) before."
+        )
         out.blank()
         let totals = digest.totals
         out.line(
             "\(out.bold(String(totals.count))) failures (\(DigestText.change(totals.count, from: totals.previousCount))) "
                 + "in \(totals.groups) fields on \(totals.endpoints) endpoints, \(totals.installs) installs. "
-                + "New: \(totals.new) · regressed: \(totals.regressed) · growing: \(totals.growing) · fading: \(totals.fading).")
+                + "New: \(totals.new) · regressed: \(totals.regressed) · growing: \(totals.growing) · fading: \(totals.fading)."
+        )
         if digest.isQuiet {
             out.blank()
             out.line("Nothing broke in either period.")
@@ -53,7 +55,8 @@ public enum DigestMarkdownRenderer {
             for endpoint in digest.endpoints {
                 out.blank()
                 let app = digest.app == nil ? " (\(endpoint.app))" : ""
-                out.line("\(out.code(endpoint.endpoint))\(app): \(endpoint.count) failures in \(endpoint.groups) fields")
+                out.line(
+                    "\(out.code(endpoint.endpoint))\(app): \(endpoint.count) failures in \(endpoint.groups) fields")
                 for field in endpoint.fields {
                     var details = [
                         "\(field.count) failures", "\(field.installs) installs",

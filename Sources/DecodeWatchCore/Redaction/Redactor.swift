@@ -109,7 +109,9 @@ public struct Redactor: Sendable {
     /// Runs of 13–19 digits, optionally grouped by spaces or dashes.
     private static func cardCandidates(in text: String) -> [String] {
         let range = NSRange(text.startIndex..., in: text)
-        return cardPattern.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
+        return cardPattern.matches(in: text, range: range).compactMap {
+            Range($0.range, in: text).map { String(text[$0]) }
+        }
     }
 
     /// Whether the digits of a candidate form a 13–19 digit number passing the Luhn check.

@@ -47,12 +47,14 @@ public struct FieldsQuery: Sendable, Hashable {
         app: String?, endpoint: String?, kind: String?, since: String?, until: String?, limit: String?,
         now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
     ) throws(QueryError) -> FieldsQuery {
-        let end = try until.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "until") } ?? now
+        let end =
+            try until.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "until") } ?? now
         let start =
             try since.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "since") }
             ?? end.addingTimeInterval(-86_400)
         guard start < end else {
-            throw QueryError("since (\(RFC3339.string(from: start))) must be before until (\(RFC3339.string(from: end))).")
+            throw QueryError(
+                "since (\(RFC3339.string(from: start))) must be before until (\(RFC3339.string(from: end))).")
         }
         var kindValue: ReportKind?
         if let kind {

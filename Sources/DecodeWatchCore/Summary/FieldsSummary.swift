@@ -134,7 +134,8 @@ extension RFC3339 {
     static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) throws -> Date {
         let text = try container.decode(String.self, forKey: key)
         guard let date = date(from: text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(text)' is not an RFC 3339 time")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "'\(text)' is not an RFC 3339 time")
         }
         return date
     }

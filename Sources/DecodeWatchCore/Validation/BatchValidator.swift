@@ -31,13 +31,16 @@ public struct BatchValidator: Sendable {
         try checkHeader(incoming)
         var decodes: [EndpointCount] = []
         for (index, entry) in incoming.decodes.enumerated() {
-            guard let endpoint = normalizer.normalize(entry.endpoint), entry.endpoint.utf8.count <= IngestLimits.Field.endpoint
+            guard let endpoint = normalizer.normalize(entry.endpoint),
+                entry.endpoint.utf8.count <= IngestLimits.Field.endpoint
             else {
                 throw BatchError(
-                    .invalidBatch, "decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'")
+                    .invalidBatch,
+                    "decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'")
             }
             guard entry.count >= 0 else {
-                throw BatchError(.invalidBatch, "decodes[\(index)].count: must be a non-negative integer, got \(entry.count)")
+                throw BatchError(
+                    .invalidBatch, "decodes[\(index)].count: must be a non-negative integer, got \(entry.count)")
             }
             decodes.append(EndpointCount(endpoint: endpoint, count: entry.count))
         }
@@ -45,7 +48,9 @@ public struct BatchValidator: Sendable {
         accepted.reserveCapacity(incoming.reports.count)
         var rejected: [Rejection] = []
         for (index, slot) in incoming.reports.enumerated() {
-            switch slot.mapError({ Self.message(for: $0) }).flatMap({ check($0, index: index, app: incoming.app.id, receivedAt: receivedAt) }) {
+            switch slot.mapError({ Self.message(for: $0) }).flatMap({
+                check($0, index: index, app: incoming.app.id, receivedAt: receivedAt)
+            }) {
             case .success(let report):
                 accepted.append(report)
             case .failure(let problem):
@@ -80,10 +85,12 @@ public struct BatchValidator: Sendable {
     private func checkHeader(_ batch: IncomingBatch) throws(BatchError) {
         let id = batch.batchID
         guard !id.isEmpty, id.count <= IngestLimits.Field.batchID else {
-            throw BatchError(.invalidBatch, "batch_id: must be 1–\(IngestLimits.Field.batchID) characters (a UUID is best)")
+            throw BatchError(
+                .invalidBatch, "batch_id: must be 1–\(IngestLimits.Field.batchID) characters (a UUID is best)")
         }
         guard !batch.app.id.isEmpty, batch.app.id.count <= IngestLimits.Field.appID else {
-            throw BatchError(.invalidBatch, "app.id: must be 1–\(IngestLimits.Field.appID) characters, got \(batch.app.id.count)")
+            throw BatchError(
+                .invalidBatch, "app.id: must be 1–\(IngestLimits.Field.appID) characters, got \(batch.app.id.count)")
         }
         let short: [(String, String?)] = [
             ("app.version", batch.app.version), ("app.build", batch.app.build), ("app.platform", batch.app.platform),
@@ -92,12 +99,14 @@ public struct BatchValidator: Sendable {
         for (field, value) in short {
             if let value, value.count > IngestLimits.Field.shortString {
                 throw BatchError(
-                    .invalidBatch, "\(field): must be at most \(IngestLimits.Field.shortString) characters, got \(value.count)")
+                    .invalidBatch,
+                    "\(field): must be at most \(IngestLimits.Field.shortString) characters, got \(value.count)")
             }
         }
         if let install = batch.installID, install.count > IngestLimits.Field.installID {
             throw BatchError(
-                .invalidBatch, "install_id: must be at most \(IngestLimits.Field.installID) characters, got \(install.count)")
+                .invalidBatch,
+                "install_id: must be at most \(IngestLimits.Field.installID) characters, got \(install.count)")
         }
     }
 
@@ -118,7 +127,8 @@ public struct BatchValidator: Sendable {
         }
         guard report.path.count <= IngestLimits.Field.pathElements else {
             return .failure(
-                Problem("\(field).path: \(report.path.count) elements, at most \(IngestLimits.Field.pathElements) allowed"))
+                Problem(
+                    "\(field).path: \(report.path.count) elements, at most \(IngestLimits.Field.pathElements) allowed"))
         }
         guard IngestLimits.Field.reportCount.contains(report.count) else {
             return .failure(Problem("\(field).count: must be from 1 to 1000000, got \(report.count)"))

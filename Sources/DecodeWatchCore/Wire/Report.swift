@@ -55,7 +55,8 @@ public struct Report: Codable, Sendable, Hashable {
         self.path = try container.decode([PathElement].self, forKey: .path)
         let kind = try container.decode(String.self, forKey: .kind)
         guard let known = ReportKind(rawValue: kind) else {
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown kind '\(kind)'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container, debugDescription: "unknown kind '\(kind)'")
         }
         self.kind = known
         self.expected = try container.decodeIfPresent(String.self, forKey: .expected)

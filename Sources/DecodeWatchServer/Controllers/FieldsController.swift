@@ -27,6 +27,8 @@ struct FieldsController<Context: RequestContext>: Sendable {
         let group = try context.parameters.require("group")
         let now = Date()
         try await store.resolve(group: group, at: now)
-        return try Response.json(["group": group, "status": GroupStatus.resolved.rawValue, "resolved_at": RFC3339.string(from: now)])
+        return try Response.json([
+            "group": group, "status": GroupStatus.resolved.rawValue, "resolved_at": RFC3339.string(from: now),
+        ])
     }
 }

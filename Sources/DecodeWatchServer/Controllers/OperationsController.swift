@@ -18,7 +18,8 @@ struct OperationsController<Context: RequestContext>: Sendable {
             try await store.checkReadiness()
         } catch {
             context.logger.warning("Not ready", metadata: ["error": "\(error)"])
-            throw APIError(.serviceUnavailable, "storage_unavailable", "Storage does not answer: \(error).", retryAfter: 5)
+            throw APIError(
+                .serviceUnavailable, "storage_unavailable", "Storage does not answer: \(error).", retryAfter: 5)
         }
         return try Response.json(["status": "ready"])
     }

@@ -27,8 +27,10 @@ struct IngestMetrics: Sendable {
         inflatedBytes = registry.makeCounter(name: bytes, labels: [("stage", "inflated")], help: bytesHelp)
         duration = registry.makeDurationHistogram(
             name: "decodewatch_ingest_duration_seconds",
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500),
-                .seconds(2)],
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500),
+                .seconds(2),
+            ],
             help: "Time from request to committed answer.")
     }
 }

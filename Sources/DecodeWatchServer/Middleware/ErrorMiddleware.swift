@@ -19,12 +19,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as QueryError {
             throw APIError.from(error)
         } catch let error as HTTPError {
-            throw APIError(error.status, Self.code(for: error.status), error.body ?? Self.message(for: error.status, request))
+            throw APIError(
+                error.status, Self.code(for: error.status), error.body ?? Self.message(for: error.status, request))
         } catch let error as HTTPResponseError {
             throw APIError(error.status, Self.code(for: error.status), Self.message(for: error.status, request))
         } catch {
             context.logger.error("Request failed", metadata: ["error": "\(error)", "http.path": "\(request.uri.path)"])
-            throw APIError(.internalServerError, "internal_error", "The collector failed unexpectedly; the failure is logged.")
+            throw APIError(
+                .internalServerError, "internal_error", "The collector failed unexpectedly; the failure is logged.")
         }
     }
 

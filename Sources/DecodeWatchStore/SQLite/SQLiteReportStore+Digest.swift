@@ -120,8 +120,10 @@ extension SQLiteReportStore: DigestStore {
                     UPDATE digest_runs SET delivered_at = ?, claim_token = NULL, last_error = NULL
                     WHERE period_start = ? AND period_end = ? AND destination = ? AND claim_token = ?
                     """,
-                arguments: [date.milliseconds, key.period.since.milliseconds, key.period.until.milliseconds,
-                    key.destination, token])
+                arguments: [
+                    date.milliseconds, key.period.since.milliseconds, key.period.until.milliseconds,
+                    key.destination, token,
+                ])
             if db.changesCount > 0 { return true }
             // Taken over after our claim went stale: still record the delivery, once.
             try db.execute(
@@ -129,8 +131,10 @@ extension SQLiteReportStore: DigestStore {
                     UPDATE digest_runs SET delivered_at = ?
                     WHERE period_start = ? AND period_end = ? AND destination = ? AND delivered_at IS NULL
                     """,
-                arguments: [date.milliseconds, key.period.since.milliseconds, key.period.until.milliseconds,
-                    key.destination])
+                arguments: [
+                    date.milliseconds, key.period.since.milliseconds, key.period.until.milliseconds,
+                    key.destination,
+                ])
             return false
         }
     }
@@ -142,8 +146,10 @@ extension SQLiteReportStore: DigestStore {
                     UPDATE digest_runs SET claim_token = NULL, claimed_at = NULL, last_error = ?
                     WHERE period_start = ? AND period_end = ? AND destination = ? AND claim_token = ?
                     """,
-                arguments: [String(error.prefix(1000)), key.period.since.milliseconds, key.period.until.milliseconds,
-                    key.destination, token])
+                arguments: [
+                    String(error.prefix(1000)), key.period.since.milliseconds, key.period.until.milliseconds,
+                    key.destination, token,
+                ])
         }
     }
 
@@ -172,7 +178,8 @@ extension SQLiteReportStore: DigestStore {
                 db, sql: "SELECT group_id FROM groups WHERE state <> 'resolved' AND last_seen < ? ORDER BY group_id",
                 arguments: [cutoff])
             try db.execute(
-                sql: "UPDATE groups SET state = 'resolved', resolved_at = ? WHERE state <> 'resolved' AND last_seen < ?",
+                sql:
+                    "UPDATE groups SET state = 'resolved', resolved_at = ? WHERE state <> 'resolved' AND last_seen < ?",
                 arguments: [now.milliseconds, cutoff])
             return ids
         }

@@ -65,7 +65,8 @@ extension SQLiteReportStore {
                 rate: denominator > 0 ? Double(count) / Double(denominator) : nil,
                 firstSeen: lifecycle.firstSeen, lastSeen: Date(milliseconds: row["last_seen"]),
                 versions: versions[id] ?? [:], status: lifecycle.status(since: query.since),
-                sample: Sample(snippet: row["sample_snippet"], message: row["sample_message"], type: row["sample_type"]))
+                sample: Sample(snippet: row["sample_snippet"], message: row["sample_message"], type: row["sample_type"])
+            )
         }
         return FieldsSummary(since: query.since, until: query.until, fields: fields)
     }

@@ -17,7 +17,9 @@ public final class SQLiteReportStore: ReportStore {
     ///   - busyTimeout: how long a write waits for another process's lock before failing as unavailable.
     ///   - logger: where storage events are logged.
     /// - Throws: ``StoreError`` with code `unavailable` when the file cannot be opened or migrated.
-    public init(path: String, busyTimeout: TimeInterval = 10, logger: Logger = Logger(label: "decodewatch.store")) throws {
+    public init(path: String, busyTimeout: TimeInterval = 10, logger: Logger = Logger(label: "decodewatch.store"))
+        throws
+    {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in

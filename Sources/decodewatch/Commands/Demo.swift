@@ -11,10 +11,12 @@ extension DecodeWatchCommand {
     /// `decodewatch demo`: a self-contained tour on a temporary database.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start a collector on a temporary database, decode broken payloads through the SDK, show the fields.")
+            abstract:
+                "Start a collector on a temporary database, decode broken payloads through the SDK, show the fields.")
 
         func run() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-demo-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "decodewatch-demo-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = try SQLiteReportStore(path: folder.appendingPathComponent("demo.sqlite").path)
@@ -30,20 +32,26 @@ extension DecodeWatchCommand {
                 var iterator = ports.makeAsyncIterator()
                 guard let port = await iterator.next() else { return }
                 print("Collector listening on http://127.0.0.1:\(port) (database in \(folder.path))")
-                print("Three installs of com.example.shop decode \(DemoPayloads.payloads.count) broken responses through the SDK…\n")
+                print(
+                    "Three installs of com.example.shop decode \(DemoPayloads.payloads.count) broken responses through the SDK…\n"
+                )
                 for (index, version) in ["5.1.0", "5.2.0", "5.2.0"].enumerated() {
                     let reporter = Reporter(
                         configuration: ReporterConfiguration(
                             collectorURL: URL(string: "http://127.0.0.1:\(port)")!,
                             app: AppInfo(id: "com.example.shop", version: version, platform: "iOS"),
-                            installID: "demo-install-\(index)", spoolDirectory: folder.appendingPathComponent("spool-\(index)")))
+                            installID: "demo-install-\(index)",
+                            spoolDirectory: folder.appendingPathComponent("spool-\(index)")))
                     DemoPayloads.decodeAll(with: reporter)
                     let pending = reporter.pendingReports().count
                     await reporter.flush()
                     let sent = reporter.statistics.sentBatches
-                    print("install \(index) (app \(version)): \(pending) distinct failures captured, \(sent) batch uploaded")
+                    print(
+                        "install \(index) (app \(version)): \(pending) distinct failures captured, \(sent) batch uploaded"
+                    )
                 }
-                let summary = try await store.fields(FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date()))
+                let summary = try await store.fields(
+                    FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date()))
                 print("\n" + FieldsRenderer.table(summary))
                 if let sample = summary.fields.first(where: { $0.sample.snippet?.contains("<redacted>") == true }) {
                     print("A redacted sample (\(sample.path)): \(sample.sample.snippet ?? "")\n")

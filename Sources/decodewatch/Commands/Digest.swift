@@ -47,7 +47,9 @@ extension DecodeWatchCommand {
             let now = Date()
             let logger = logging.makeLogger()
             let period: DigestPeriod
-            do { period = try DigestPeriod.parse(since: since, now: now) } catch { throw ValidationError(error.message) }
+            do { period = try DigestPeriod.parse(since: since, now: now) } catch {
+                throw ValidationError(error.message)
+            }
             guard let digestStore = try store.openStore(logger: logger) as? any DigestStore else {
                 throw ValidationError("This database backend cannot produce digests.")
             }
@@ -60,11 +62,14 @@ extension DecodeWatchCommand {
             let window = "\(RFC3339.string(from: period.since)) → \(RFC3339.string(from: period.until))"
             switch result.delivery {
             case .delivered(let attempts)?:
-                Self.note("Digest for \(window) delivered to the webhook (\(attempts) attempt\(attempts == 1 ? "" : "s")).")
+                Self.note(
+                    "Digest for \(window) delivered to the webhook (\(attempts) attempt\(attempts == 1 ? "" : "s")).")
             case .alreadyDelivered(let at)?:
                 Self.note("Digest for \(window) was already delivered at \(RFC3339.string(from: at)); not sent again.")
             case .inProgress(let since)?:
-                Self.note("Another process has been delivering the digest for \(window) since \(RFC3339.string(from: since)); not sent.")
+                Self.note(
+                    "Another process has been delivering the digest for \(window) since \(RFC3339.string(from: since)); not sent."
+                )
             case nil:
                 break
             }

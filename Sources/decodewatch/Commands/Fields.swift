@@ -15,7 +15,8 @@ extension DecodeWatchCommand {
         @OptionGroup var store: StoreOptions
         @Option(help: "Only this app id.") var app: String?
         @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
-        @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind: String?
+        @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
+            String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
         var since: String?
         @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
@@ -26,7 +27,8 @@ extension DecodeWatchCommand {
             let query: FieldsQuery
             do {
                 query = try FieldsQuery.parse(
-                    app: app, endpoint: endpoint, kind: kind, since: since, until: until, limit: String(limit), now: Date())
+                    app: app, endpoint: endpoint, kind: kind, since: since, until: until, limit: String(limit),
+                    now: Date())
             } catch {
                 throw ValidationError(error.message)
             }

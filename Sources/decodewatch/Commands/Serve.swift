@@ -79,7 +79,9 @@ extension DecodeWatchCommand {
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) })
             var services: [any Service] = [app]
-            if let every = digestEvery.flatMap(TimeReference.duration), let url = digestWebhook.flatMap(URL.init(string:)) {
+            if let every = digestEvery.flatMap(TimeReference.duration),
+                let url = digestWebhook.flatMap(URL.init(string:))
+            {
                 guard let digestStore = reportStore as? any DigestStore else {
                     throw ValidationError("This database backend cannot produce digests.")
                 }

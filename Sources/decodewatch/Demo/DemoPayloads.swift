@@ -14,7 +14,9 @@ enum DemoPayloads {
     typealias Decode = @Sendable (JSONDecoder, String, Reporter) throws -> Any
 
     private static func decoding<T: Decodable>(_ type: T.Type, _ json: String) -> Decode {
-        { decoder, endpoint, reporter in try decoder.decode(type, from: Data(json.utf8), endpoint: endpoint, reporter: reporter) }
+        { decoder, endpoint, reporter in
+            try decoder.decode(type, from: Data(json.utf8), endpoint: endpoint, reporter: reporter)
+        }
     }
 
     static let payloads: [(String, Decode)] = [

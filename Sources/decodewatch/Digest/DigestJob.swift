@@ -87,7 +87,8 @@ struct DigestJob: Sendable {
         let key = DigestRunKey(period: period, destination: Self.destination(webhook: webhook.url, app: app))
         let token = UUID().uuidString
         let metadata: Logger.Metadata = [
-            "digest.since": "\(RFC3339.string(from: period.since))", "digest.until": "\(RFC3339.string(from: period.until))",
+            "digest.since": "\(RFC3339.string(from: period.since))",
+            "digest.until": "\(RFC3339.string(from: period.until))",
         ]
         switch try await store.claimDigestRun(key, token: token, now: now, staleAfter: claimTimeout) {
         case .delivered(let at):

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Posts a digest to a Slack-compatible incoming webhook (`{"text": …}`), retrying with backoff.
@@ -47,7 +47,8 @@ struct WebhookSender: Sendable {
             }
         }
         throw DigestDeliveryError(
-            "The webhook did not accept the digest after \(attempts) attempts (last: \(lastProblem)); it will be retried on the next run.")
+            "The webhook did not accept the digest after \(attempts) attempts (last: \(lastProblem)); it will be retried on the next run."
+        )
     }
 
     enum Outcome: Sendable {

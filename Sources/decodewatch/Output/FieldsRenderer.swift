@@ -27,8 +27,10 @@ enum FieldsRenderer {
         for field in summary.fields {
             let rate = field.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
             lines.append(
-                row([field.group, String(field.count), String(field.installs), rate, field.status.rawValue,
-                    field.kind.rawValue]))
+                row([
+                    field.group, String(field.count), String(field.installs), rate, field.status.rawValue,
+                    field.kind.rawValue,
+                ]))
             lines.append(cut("  \(field.endpoint)  \(field.path)"))
             var details: [String] = []
             if let expected = field.expected { details.append("expected \(expected)") }
@@ -61,7 +63,8 @@ enum FieldsRenderer {
     static func csv(_ summary: FieldsSummary) -> String {
         var lines = ["group,app,endpoint,path,kind,expected,count,installs,rate,first_seen,last_seen,status,versions"]
         for field in summary.fields {
-            let versions = field.versions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+            let versions = field.versions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: ";")
             let cells = [
                 field.group, field.app, field.endpoint, field.path, field.kind.rawValue, field.expected ?? "",
                 String(field.count), String(field.installs), field.rate.map { String($0) } ?? "",

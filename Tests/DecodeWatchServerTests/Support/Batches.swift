@@ -31,7 +31,8 @@ enum Batches {
         var appInfo: [String: Any] = ["id": app, "platform": "iOS"]
         if let version { appInfo["version"] = version }
         var batch: [String: Any] = [
-            "batch_id": id, "sent_at": time(), "app": appInfo, "sdk": ["name": "decodewatch-swift", "version": "0.1.0"],
+            "batch_id": id, "sent_at": time(), "app": appInfo,
+            "sdk": ["name": "decodewatch-swift", "version": "0.1.0"],
             "reports": reports,
         ]
         if let install { batch["install_id"] = install }

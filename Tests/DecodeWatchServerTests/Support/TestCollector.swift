@@ -7,7 +7,7 @@ import Hummingbird
 import Logging
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A real collector on a free loopback port with a fresh SQLite file, for one test.
@@ -67,7 +67,8 @@ struct TestCollector {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
-        return HTTPAnswer(status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
+        return HTTPAnswer(
+            status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
     }
 
     /// Posts a batch JSON document, compressed as asked.
@@ -93,7 +94,9 @@ struct TestCollector {
     /// Reads `/v1/fields` with the given query string.
     func fields(_ query: String = "") async throws -> FieldsSummary {
         let answer = try await send("GET", "/v1/fields" + (query.isEmpty ? "" : "?" + query))
-        guard answer.status == 200 else { throw TestFailure("GET /v1/fields answered \(answer.status): \(answer.text)") }
+        guard answer.status == 200 else {
+            throw TestFailure("GET /v1/fields answered \(answer.status): \(answer.text)")
+        }
         return try JSONDecoder().decode(FieldsSummary.self, from: answer.body)
     }
 }
