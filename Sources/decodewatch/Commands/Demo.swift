@@ -28,9 +28,15 @@ extension DecodeWatchCommand {
                 onServerRunning: { portContinuation.yield($0) })
             let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await services.run() }
+                group.addTask {
+                    defer { portContinuation.finish() }  // a server that cannot start ends the wait for its port
+                    try await services.run()
+                }
                 var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { return }
+                guard let port = await iterator.next() else {
+                    try await group.next()  // rethrows why the collector did not start
+                    return
+                }
                 print("Collector listening on http://127.0.0.1:\(port) (database in \(folder.path))")
                 print(
                     "Three installs of com.example.shop decode \(DemoPayloads.payloads.count) broken responses through the SDK…\n"

@@ -39,9 +39,16 @@ struct TestCollector {
             configuration: configuration, store: store, logger: logger,
             onServerRunning: { port in portContinuation.yield(port) })
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            group.addTask {
+                // A server that cannot start ends the port stream, so the test fails instead of waiting.
+                defer { portContinuation.finish() }
+                try await app.runService(gracefulShutdownSignals: [])
+            }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
+            guard let port = await iterator.next() else {
+                try await group.next()  // rethrows why the server did not start
+                throw TestFailure("The collector stopped before listening.")
+            }
             let session = URLSession(configuration: .ephemeral)
             defer { session.invalidateAndCancel() }
             let collector = TestCollector(

@@ -26,9 +26,16 @@ final class LiveCollector: @unchecked Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = buildApplication(
             configuration: configuration, store: store, logger: logger, onServerRunning: { continuation.yield($0) })
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        task = Task {
+            defer { continuation.finish() }  // a server that cannot start must not leave start() waiting
+            try await app.runService(gracefulShutdownSignals: [])
+        }
         var iterator = ports.makeAsyncIterator()
-        port = await iterator.next() ?? 0
+        guard let bound = await iterator.next() else {
+            _ = try await task?.value  // rethrows why the server did not start, e.g. the port is taken
+            throw CancellationError()
+        }
+        port = bound
         return port
     }
 
