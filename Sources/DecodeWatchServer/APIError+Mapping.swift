@@ -2,6 +2,7 @@ import DecodeWatchCore
 import DecodeWatchStore
 import DecodeWatchZlib
 import Hummingbird
+import NIOHTTP1
 
 /// The one place where core, storage and compression errors become HTTP statuses.
 extension APIError {
@@ -35,6 +36,7 @@ extension APIError {
     static func from(_ error: StoreError, retryAfter: Int) -> APIError {
         switch error.code {
         case .notFound: return APIError(.notFound, "not_found", error.message)
+        case .conflict: return APIError(.conflict, "group_conflict", error.message)
         default:
             return APIError(
                 .serviceUnavailable, "storage_unavailable",
@@ -45,5 +47,12 @@ extension APIError {
 
     static func from(_ error: QueryError) -> APIError {
         APIError(.badRequest, "invalid_query", error.message)
+    }
+
+    /// Broken HTTP framing: the client's request cannot be read as sent.
+    static func invalidFraming(_ error: HTTPParserError) -> APIError {
+        APIError(
+            .badRequest, "invalid_http",
+            "The request's HTTP framing is broken (\(error)); check its Content-Length or chunked encoding.")
     }
 }

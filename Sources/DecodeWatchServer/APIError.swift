@@ -24,7 +24,11 @@ public struct APIError: HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let body = try JSONEncoder().encode(["error": ["code": code, "message": message]])
+        // RFC 9110: a 401 names the scheme that would be accepted.
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"decodewatch\"" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = try encoder.encode(["error": ["code": code, "message": message]])
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -1,7 +1,9 @@
 import DecodeWatchCore
 import DecodeWatchStore
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import Prometheus
 
 /// Builds the collector: ingest, query API, health and metrics on one HTTP server.
@@ -16,7 +18,7 @@ import Prometheus
 /// - Returns: the application, ready to be run as a `Service`.
 public func buildApplication(
     configuration: ServerConfiguration,
-    store: any ReportStore,
+    store: any ReportStore & CredentialStore,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     logger: Logger = Logger(label: "decodewatch"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -24,21 +26,33 @@ public func buildApplication(
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: ErrorMiddleware(retryAfter: configuration.retryAfterSeconds))
     let normalizer = EndpointNormalizer(templates: configuration.routeTemplates)
+    let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
+    let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
     IngestController(
         store: store,
+        verifier: verifier,
         validator: BatchValidator(limits: configuration.limits, normalizer: normalizer),
         redactor: Redactor(sensitiveKeys: configuration.sensitiveKeys),
         gate: IngestGate(
             maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute),
         metrics: IngestMetrics(registry: registry),
-        retryAfter: configuration.retryAfterSeconds
+        retryAfter: configuration.retryAfterSeconds,
+        readTimeout: configuration.readTimeout
     ).addRoutes(to: router)
-    FieldsController(store: store, normalizer: normalizer).addRoutes(to: router)
-    OperationsController(store: store, registry: registry).addRoutes(to: router)
+    FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
+    let operations = OperationsController<BasicRequestContext>(store: store, registry: registry)
+    operations.addProbes(to: router)
+    if configuration.metricsRequireToken {
+        operations.addMetrics(to: readers)
+    } else {
+        operations.addMetrics(to: router)
+    }
     return Application(
         router: router,
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: .init(
-            address: .hostname(configuration.host, port: configuration.port), serverName: "decodewatch"),
+            address: .hostname(configuration.host, port: configuration.port), serverName: "decodewatch",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }

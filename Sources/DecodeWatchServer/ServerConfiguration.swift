@@ -19,12 +19,24 @@ public struct ServerConfiguration: Sendable {
     public var appBatchesPerMinute: Int?
     /// Seconds a client is told to wait after a 429 or 503.
     public var retryAfterSeconds: Int
+    /// How long a request body may take to arrive before the answer is 408 and its slot is freed.
+    public var readTimeout: Duration
+    /// How long a connection may stay idle before it is closed.
+    public var idleTimeout: Duration
+    /// Connections open at once; past it new connections wait in the listen backlog.
+    public var maxConnections: Int
+    /// Whether `/metrics` needs a read token (once one exists), like the query API.
+    public var metricsRequireToken: Bool
+    /// How long an answer about a key or token is reused; a revoked one stops working within it.
+    public var credentialCacheSeconds: TimeInterval
 
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, limits: IngestLimits = IngestLimits(),
         routeTemplates: [RouteTemplate] = [], sensitiveKeys: [String] = Redactor.defaultSensitiveKeys,
-        maxConcurrentIngests: Int = 64, appBatchesPerMinute: Int? = nil, retryAfterSeconds: Int = 5
+        maxConcurrentIngests: Int = 64, appBatchesPerMinute: Int? = nil, retryAfterSeconds: Int = 5,
+        readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 1024,
+        metricsRequireToken: Bool = false, credentialCacheSeconds: TimeInterval = 2
     ) {
         self.host = host
         self.port = port
@@ -34,6 +46,11 @@ public struct ServerConfiguration: Sendable {
         self.maxConcurrentIngests = maxConcurrentIngests
         self.appBatchesPerMinute = appBatchesPerMinute
         self.retryAfterSeconds = retryAfterSeconds
+        self.readTimeout = readTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.metricsRequireToken = metricsRequireToken
+        self.credentialCacheSeconds = credentialCacheSeconds
     }
 
     /// Whether a host name or address is on the loopback interface.

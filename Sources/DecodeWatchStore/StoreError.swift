@@ -8,6 +8,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unavailable = Code(name: "unavailable")
         /// The thing asked for does not exist.
         public static let notFound = Code(name: "not_found")
+        /// A write would change a record that belongs to something else (a group id collision).
+        public static let conflict = Code(name: "conflict")
         public var description: String { name }
     }
 
@@ -23,4 +25,14 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension StoreError {
+    /// Two different group keys share an id: the batch is refused instead of counted into the wrong group.
+    static func groupConflict(_ id: String) -> StoreError {
+        StoreError(
+            .conflict,
+            "The batch maps a report to group \(id), which belongs to a different app, endpoint, path or kind; "
+                + "nothing was stored.")
+    }
 }

@@ -114,23 +114,8 @@ struct BatchValidatorTests {
             ("\"text\"", .invalidJSON, "JSON object"),
             (#"{"app":{"id":"a"},"reports":[]}"#, .invalidBatch, "batch_id"),
             (#"{"batch_id":"","app":{"id":"a"},"reports":[]}"#, .invalidBatch, "batch_id"),
-            (
-                #"{"batch_id":"b","app":{"id":"a","version":"\#(String(repeating: "9", count: 65))"},"reports":[]}"#,
-                .invalidBatch, "app.version"
-            ),
-            (
-                #"{"batch_id":"b","app":{"id":"a"},"install_id":"\#(String(repeating: "i", count: 129))","reports":[]}"#,
-                .invalidBatch, "install_id"
-            ),
-            (#"{"batch_id":"b","app":{"id":"a"},"sent_at":"now","reports":[]}"#, .invalidBatch, "sent_at"),
-            (
-                #"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"GET /a","count":-1}],"reports":[]}"#,
-                .invalidBatch, "decodes[0].count"
-            ),
-            (
-                #"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"nope","count":1}],"reports":[]}"#,
-                .invalidBatch, "decodes[0].endpoint"
-            ),
+            (#"{"batch_id":"b","app":"a","reports":[]}"#, .invalidBatch, "app"),
+            (#"{"batch_id":"b","app":{"id":"a"},"reports":{}}"#, .invalidBatch, "reports"),
         ])
     func batchErrors(json: String, code: BatchError.Code, mentions: String) {
         #expect {
@@ -139,6 +124,42 @@ struct BatchValidatorTests {
             guard let error = error as? BatchError else { return false }
             return error.code == code && error.message.contains(mentions)
         }
+    }
+
+    @Test(
+        "header problems never refuse the batch: the value is cut or dropped and named in warnings",
+        arguments: [
+            (
+                #"{"batch_id":"b","app":{"id":"a","version":"\#(String(repeating: "9", count: 65))"},"reports":[]}"#,
+                "app.version: 65 characters, cut to 64"
+            ),
+            (
+                #"{"batch_id":"b","app":{"id":"a"},"install_id":"\#(String(repeating: "i", count: 129))","reports":[]}"#,
+                "install_id: 129 characters, cut to 128"
+            ),
+            (#"{"batch_id":"b","app":{"id":"a"},"sent_at":"now","reports":[]}"#, "sent_at: 'now' is not an RFC 3339"),
+            (
+                #"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"GET /a","count":-1}],"reports":[]}"#,
+                "decodes[0].count: must be a whole number from 0 to 1000000000, got -1; dropped"
+            ),
+            (
+                #"{"batch_id":"b","app":{"id":"a"},"decodes":[{"endpoint":"nope","count":1}],"reports":[]}"#,
+                "decodes[0].endpoint: expected \"METHOD /path\", got 'nope'; dropped"
+            ),
+            (#"{"batch_id":"b","app":{"id":"a"},"decodes":[{"count":1}],"reports":[]}"#, "decodes[0].endpoint"),
+        ])
+    func headerWarnings(json: String, warning: String) throws {
+        let batch = try validate(json)
+        #expect(batch.warnings.count == 1)
+        #expect(batch.warnings.first?.hasPrefix(warning) == true, "\(batch.warnings)")
+    }
+
+    @Test("a batch with thousands of bad decode entries lists 20 warnings and counts the rest")
+    func warningsAreCapped() throws {
+        let entries = Array(repeating: #"{"endpoint":"nope","count":1}"#, count: 500).joined(separator: ",")
+        let batch = try validate(#"{"batch_id":"b","app":{"id":"a"},"decodes":[\#(entries)],"reports":[]}"#)
+        #expect(batch.warnings.count == 21)
+        #expect(batch.warnings.last == "… and 480 more warnings")
     }
 
     @Test("the report limit is checked before reports are decoded")

@@ -72,26 +72,3 @@ struct PathRendererTests {
         #expect(PathRenderer.render(path) == expected)
     }
 }
-
-@Suite("Group keys")
-struct GroupKeyTests {
-    @Test("the same key always gives the same 16-hex-digit id, and different keys differ")
-    func stableIDs() {
-        let key = GroupKey(
-            app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
-        #expect(key.id == "cc6b40105c44e051")  // FNV-1a 64, computed independently
-        #expect(
-            key.id
-                == GroupKey(
-                    app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound
-                ).id)
-        #expect(key.id.allSatisfy { $0.isHexDigit && !$0.isUppercase })
-        var other = key
-        other.kind = .typeMismatch
-        #expect(other.id != key.id)
-        // Parts are separated, so shifting text between parts changes the id.
-        let shifted = GroupKey(
-            app: "com.example.shopGET", endpoint: " /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
-        #expect(shifted.id != key.id)
-    }
-}

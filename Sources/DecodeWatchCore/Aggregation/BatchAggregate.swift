@@ -44,7 +44,9 @@ public struct BatchAggregate: Sendable {
         self.acceptedReports = batch.accepted.count
         self.decodesHour = Hour.index(of: batch.decodesAt)
         var decodes: [String: Int] = [:]
-        for entry in batch.decodes { decodes[entry.endpoint, default: 0] += entry.count }
+        for entry in batch.decodes {
+            decodes[entry.endpoint, default: 0] = decodes[entry.endpoint, default: 0].addingSaturating(entry.count)
+        }
         self.decodes = decodes.map { EndpointCount(endpoint: $0.key, count: $0.value) }
             .sorted { $0.endpoint < $1.endpoint }
 
@@ -71,8 +73,6 @@ public struct BatchAggregate: Sendable {
 public struct GroupDelta: Sendable {
     /// The group key.
     public var key: GroupKey
-    /// The stable group id, ``GroupKey/id``.
-    public var id: String
     /// Earliest `occurred_at` in the batch for this group.
     public var firstSeen: Date
     /// Latest `occurred_at` in the batch for this group.
@@ -86,16 +86,16 @@ public struct GroupDelta: Sendable {
 
     init(key: GroupKey, firstReport report: Report) {
         self.key = key
-        self.id = key.id
         self.firstSeen = report.occurredAt
         self.lastSeen = report.occurredAt
         self.sample = Sample(report)
     }
 
     mutating func add(_ report: Report, hour: Int64) {
-        hours[hour, default: 0] += report.count
+        hours[hour, default: 0] = hours[hour, default: 0].addingSaturating(report.count)
         if let expected = report.expected {
-            self.expected[HourValue(hour: hour, value: expected), default: 0] += report.count
+            let cell = HourValue(hour: hour, value: expected)
+            self.expected[cell] = self.expected[cell, default: 0].addingSaturating(report.count)
         }
         firstSeen = min(firstSeen, report.occurredAt)
         if report.occurredAt >= lastSeen {

@@ -81,9 +81,9 @@ public enum DigestBuilder {
         func entry(from field: FieldSummary, inCurrent: Bool) -> DigestGroup {
             let hours = input.hourly[field.group] ?? [:]
             let hourly = (firstHour..<endHour).map { hours[$0] ?? 0 }
-            let previousCount = (previousFirst..<firstHour).reduce(0) { $0 + (hours[$1] ?? 0) }
+            let previousCount = (previousFirst..<firstHour).lazy.map { hours[$0] ?? 0 }.saturatingSum()
             let lifecycle = input.lifecycles[field.group]
-            let count = inCurrent ? field.count : hourly.reduce(0, +)
+            let count = inCurrent ? field.count : hourly.saturatingSum()
             let status = lifecycle?.status(since: period.since) ?? field.status
             return DigestGroup(
                 group: field.group, app: field.app, endpoint: field.endpoint, path: field.path, kind: field.kind,
@@ -126,7 +126,7 @@ public enum DigestBuilder {
             endpointOrder.map { key -> DigestEndpoint in
                 let groups = endpointGroups[key] ?? []
                 return DigestEndpoint(
-                    app: key.app, endpoint: key.endpoint, count: groups.reduce(0) { $0 + $1.count },
+                    app: key.app, endpoint: key.endpoint, count: groups.lazy.map(\.count).saturatingSum(),
                     groups: groups.count, fields: Array(groups.prefix(limits.fieldsPerEndpoint)))
             }
             .sorted { a, b in

@@ -16,23 +16,10 @@ public struct GroupKey: Hashable, Sendable {
         self.path = path
         self.kind = kind
     }
-
-    /// The stable id of this key: 16 lowercase hex digits.
-    ///
-    /// FNV-1a (64-bit) over the four parts separated by NUL bytes. The same key gives the same id in
-    /// every process, release and storage back end, so ids can be bookmarked and scripted.
-    public var id: String {
-        var hash = FNV1a()
-        hash.combine(app)
-        hash.combine(endpoint)
-        hash.combine(path)
-        hash.combine(kind.rawValue)
-        let hex = String(hash.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
 }
 
-/// The 64-bit FNV-1a hash: tiny, fast and stable across platforms, unlike `Hasher`.
+/// The 64-bit FNV-1a hash: tiny, fast and stable across platforms, unlike `Hasher`. Used for install
+/// ids, which only need to be counted apart, never for anything an attacker could profit from colliding.
 public struct FNV1a: Sendable {
     /// The hash so far.
     public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -27,22 +27,21 @@ public struct BatchValidator: Sendable {
     /// - Returns: the accepted reports with their group keys, and the rejected ones with reasons.
     /// - Throws: ``BatchError`` when the batch as a whole cannot be accepted.
     public func validate(_ body: Data, receivedAt: Date) throws(BatchError) -> ValidatedBatch {
-        let incoming = try decode(body)
-        try checkHeader(incoming)
+        var incoming = try decode(body)
+        try checkIdentity(incoming)
+        var warnings = incoming.warnings
+        truncateHeader(&incoming, warnings: &warnings)
+        var sentAt = incoming.sentAt
+        if let sent = sentAt, sent > receivedAt.addingTimeInterval(Self.futureTolerance) {
+            sentAt = receivedAt
+            warnings.append("sent_at: more than an hour ahead of the collector's clock; the receive time is used")
+        }
         var decodes: [EndpointCount] = []
-        for (index, entry) in incoming.decodes.enumerated() {
-            guard let endpoint = normalizer.normalize(entry.endpoint),
-                entry.endpoint.utf8.count <= IngestLimits.Field.endpoint
-            else {
-                throw BatchError(
-                    .invalidBatch,
-                    "decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'")
+        for (index, slot) in incoming.decodes.enumerated() {
+            switch slot.mapError({ Self.message(for: $0) }).flatMap({ check($0, index: index) }) {
+            case .success(let entry): decodes.append(entry)
+            case .failure(let problem): warnings.append(problem.text + "; dropped")
             }
-            guard entry.count >= 0 else {
-                throw BatchError(
-                    .invalidBatch, "decodes[\(index)].count: must be a non-negative integer, got \(entry.count)")
-            }
-            decodes.append(EndpointCount(endpoint: endpoint, count: entry.count))
         }
         var accepted: [AcceptedReport] = []
         accepted.reserveCapacity(incoming.reports.count)
@@ -58,8 +57,9 @@ public struct BatchValidator: Sendable {
             }
         }
         return ValidatedBatch(
-            batchID: incoming.batchID, sentAt: incoming.sentAt, receivedAt: receivedAt, app: incoming.app,
-            sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, accepted: accepted, rejected: rejected)
+            batchID: incoming.batchID, sentAt: sentAt, receivedAt: receivedAt, app: incoming.app,
+            sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, accepted: accepted, rejected: rejected,
+            warnings: Self.capped(warnings))
     }
 
     private func decode(_ body: Data) throws(BatchError) -> IncomingBatch {
@@ -82,7 +82,8 @@ public struct BatchValidator: Sendable {
         }
     }
 
-    private func checkHeader(_ batch: IncomingBatch) throws(BatchError) {
+    /// The batch's identity: what SPEC §1 refuses a whole batch for when it is unusable.
+    private func checkIdentity(_ batch: IncomingBatch) throws(BatchError) {
         let id = batch.batchID
         guard !id.isEmpty, id.count <= IngestLimits.Field.batchID else {
             throw BatchError(
@@ -92,23 +93,52 @@ public struct BatchValidator: Sendable {
             throw BatchError(
                 .invalidBatch, "app.id: must be 1–\(IngestLimits.Field.appID) characters, got \(batch.app.id.count)")
         }
-        let short: [(String, String?)] = [
-            ("app.version", batch.app.version), ("app.build", batch.app.build), ("app.platform", batch.app.platform),
-            ("app.os", batch.app.os), ("sdk.name", batch.sdk?.name), ("sdk.version", batch.sdk?.version),
-        ]
-        for (field, value) in short {
-            if let value, value.count > IngestLimits.Field.shortString {
-                throw BatchError(
-                    .invalidBatch,
-                    "\(field): must be at most \(IngestLimits.Field.shortString) characters, got \(value.count)")
-            }
-        }
-        if let install = batch.installID, install.count > IngestLimits.Field.installID {
-            throw BatchError(
-                .invalidBatch,
-                "install_id: must be at most \(IngestLimits.Field.installID) characters, got \(install.count)")
-        }
     }
+
+    /// Cuts over-long optional header strings to their limits; each cut is a warning, never a refusal.
+    private func truncateHeader(_ batch: inout IncomingBatch, warnings: inout [String]) {
+        func cut(_ value: inout String?, _ field: String, _ limit: Int) {
+            guard let text = value, text.count > limit else { return }
+            value = String(text.prefix(limit))
+            warnings.append("\(field): \(text.count) characters, cut to \(limit)")
+        }
+        let short = IngestLimits.Field.shortString
+        cut(&batch.app.version, "app.version", short)
+        cut(&batch.app.build, "app.build", short)
+        cut(&batch.app.platform, "app.platform", short)
+        cut(&batch.app.os, "app.os", short)
+        if var sdk = batch.sdk {
+            cut(&sdk.name, "sdk.name", short)
+            cut(&sdk.version, "sdk.version", short)
+            batch.sdk = sdk
+        }
+        cut(&batch.installID, "install_id", IngestLimits.Field.installID)
+    }
+
+    private func check(_ entry: DecodeCount, index: Int) -> Result<EndpointCount, Problem> {
+        guard entry.endpoint.utf8.count <= IngestLimits.Field.endpoint,
+            let endpoint = normalizer.normalize(entry.endpoint)
+        else {
+            return .failure(
+                Problem("decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'"))
+        }
+        guard IngestLimits.Field.decodeCount.contains(entry.count) else {
+            return .failure(
+                Problem(
+                    "decodes[\(index)].count: must be a whole number from 0 to \(IngestLimits.Field.decodeCount.upperBound), got \(entry.count)"
+                ))
+        }
+        return .success(EndpointCount(endpoint: endpoint, count: entry.count))
+    }
+
+    /// At most ``maxWarnings`` warnings, the rest counted in a last one, so an answer stays small.
+    static func capped(_ warnings: [String]) -> [String] {
+        guard warnings.count > maxWarnings else { return warnings }
+        return Array(warnings.prefix(maxWarnings)) + ["… and \(warnings.count - maxWarnings) more warnings"]
+    }
+
+    /// The most warnings listed in one answer.
+    static let maxWarnings = 20
 
     private func check(_ report: Report, index: Int, app: String, receivedAt: Date) -> Result<AcceptedReport, Problem> {
         let field = "reports[\(index)]"

@@ -35,5 +35,7 @@ public struct IngestLimits: Sendable, Hashable {
         static let message = 1000
         static let snippetBytes = 2048
         static let reportCount = 1...1_000_000
+        /// One batch period of one device: a billion decodes is far beyond any real client.
+        static let decodeCount = 0...1_000_000_000
     }
 }

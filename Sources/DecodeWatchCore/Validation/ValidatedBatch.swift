@@ -20,6 +20,8 @@ public struct ValidatedBatch: Sendable {
     public var accepted: [AcceptedReport]
     /// Reports that did not, with reasons.
     public var rejected: [Rejection]
+    /// Header values and `decodes` entries that were cut or dropped, as `field: reason` sentences.
+    public var warnings: [String]
 
     /// The time decode counts belong to: `sent_at`, or the receive time when absent (SPEC §1).
     public var decodesAt: Date { sentAt ?? receivedAt }

@@ -8,7 +8,7 @@ struct FieldsController<Context: RequestContext>: Sendable {
     let store: any ReportStore
     let normalizer: EndpointNormalizer
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: some RouterMethods<Context>) {
         router.get("/v1/fields", use: fields)
         router.post("/v1/groups/:group/resolve", use: resolve)
     }

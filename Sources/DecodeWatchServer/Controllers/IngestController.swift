@@ -7,11 +7,13 @@ import Logging
 /// `POST /v1/reports`: read, inflate, validate, fold and commit a batch, then answer 202 (SPEC §1).
 struct IngestController<Context: RequestContext>: Sendable {
     let store: any ReportStore
+    let verifier: CredentialVerifier
     let validator: BatchValidator
     let redactor: Redactor
     let gate: IngestGate
     let metrics: IngestMetrics
     let retryAfter: Int
+    let readTimeout: Duration
 
     func addRoutes(to router: Router<Context>) {
         router.post("/v1/reports", use: ingest)
@@ -36,8 +38,12 @@ struct IngestController<Context: RequestContext>: Sendable {
         }
     }
 
+    /// Identifies the app, admits it, then reads, validates and commits: every check that needs no
+    /// body comes before the body is read, so a refused client costs no inflating or parsing.
     private func process(_ request: Request, context: Context) async throws -> Response {
-        let body = try await IngestBody.read(request, limits: validator.limits)
+        let key = try await authenticate(request)
+        if let key { try admit(app: key.app ?? "") }
+        let body = try await IngestBody.read(request, limits: validator.limits, timeout: readTimeout)
         metrics.compressedBytes.increment(by: Int64(request.headers[.contentLength].flatMap(Int.init) ?? body.count))
         metrics.inflatedBytes.increment(by: Int64(body.count))
         let batch: ValidatedBatch
@@ -46,11 +52,13 @@ struct IngestController<Context: RequestContext>: Sendable {
         } catch {
             throw APIError.from(error)
         }
-        if let wait = gate.admit(app: batch.app.id) {
+        if let key, let keyApp = key.app, keyApp != batch.app.id {
             throw APIError(
-                .tooManyRequests, "rate_limited",
-                "App '\(batch.app.id)' is over its rate limit; retry after \(wait) seconds.", retryAfter: wait)
+                .forbidden, "wrong_app",
+                "This ingest key belongs to app '\(keyApp)', not '\(batch.app.id.prefix(200))'; "
+                    + "configure the app with its own key (`decodewatch keys create --app <app id>`).")
         }
+        if key == nil { try admit(app: batch.app.id) }
         let outcome = try await store.ingest(BatchAggregate(batch, redactor: redactor))
         let duplicate = outcome == .duplicate
         (duplicate ? metrics.duplicateBatches : metrics.storedBatches).increment()
@@ -63,9 +71,37 @@ struct IngestController<Context: RequestContext>: Sendable {
             metadata: [
                 "batch.id": "\(batch.batchID)", "app.id": "\(batch.app.id)",
                 "report.accepted": "\(batch.accepted.count)", "report.rejected": "\(batch.rejected.count)",
+                "batch.warnings": "\(batch.warnings.count)",
             ])
-        let answer = IngestAnswer(accepted: batch.accepted.count, rejected: batch.rejected, duplicate: duplicate)
+        let answer = IngestAnswer(
+            accepted: batch.accepted.count, rejected: batch.rejected, warnings: batch.warnings, duplicate: duplicate)
         return try Response.json(answer, status: .accepted)
+    }
+
+    /// The ingest key of the request when keys are configured; `nil` when the collector is open.
+    private func authenticate(_ request: Request) async throws -> Credential? {
+        guard try await verifier.isRequired(.ingest) else { return nil }
+        guard let secret = request.bearerToken else {
+            throw APIError(
+                .unauthorized, "ingest_key_required",
+                "This collector needs an ingest key: send 'Authorization: Bearer <key>' "
+                    + "(create one with `decodewatch keys create --app <app id>`).")
+        }
+        guard let key = try await verifier.verify(secret: secret, kind: .ingest) else {
+            throw APIError(
+                .unauthorized, "invalid_ingest_key",
+                "The ingest key is unknown or revoked; check the key the app is configured with (`decodewatch keys list`)."
+            )
+        }
+        return key
+    }
+
+    private func admit(app: String) throws {
+        if let wait = gate.admit(app: app) {
+            throw APIError(
+                .tooManyRequests, "rate_limited",
+                "App '\(app.prefix(200))' is over its rate limit; retry after \(wait) seconds.", retryAfter: wait)
+        }
     }
 }
 
@@ -74,6 +110,8 @@ struct IngestController<Context: RequestContext>: Sendable {
 struct IngestAnswer: Codable, Sendable {
     var accepted: Int
     var rejected: [Rejection]
+    /// Header values and `decodes` entries that were cut or dropped; the reports are unaffected.
+    var warnings: [String]
     var duplicate: Bool
 }
 

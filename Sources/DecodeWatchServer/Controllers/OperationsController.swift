@@ -7,9 +7,14 @@ struct OperationsController<Context: RequestContext>: Sendable {
     let store: any ReportStore
     let registry: PrometheusCollectorRegistry
 
-    func addRoutes(to router: Router<Context>) {
+    /// `/healthz` and `/readyz`: always open, for load balancers and orchestrators.
+    func addProbes(to router: Router<Context>) {
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/readyz", use: ready)
+    }
+
+    /// `/metrics`, on the open router or behind the read token.
+    func addMetrics(to router: some RouterMethods<Context>) {
         router.get("/metrics", use: metrics)
     }
 

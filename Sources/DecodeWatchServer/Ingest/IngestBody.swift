@@ -3,22 +3,18 @@ import DecodeWatchZlib
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// Reads an ingest body within the limits of SPEC §1: media type and encoding first, then at most
 /// the compressed limit from the socket, then inflation that stops as soon as a limit is passed.
 enum IngestBody {
-    static func read(_ request: Request, limits: IngestLimits) async throws -> Data {
+    static func read(_ request: Request, limits: IngestLimits, timeout: Duration) async throws -> Data {
         try checkContentType(request.headers[.contentType])
         let format = try encoding(of: request.headers[.contentEncoding])
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxCompressedBytes {
             throw tooLarge(limits)
         }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limits.maxCompressedBytes)
-        } catch is NIOTooManyBytesError {
-            throw tooLarge(limits)
-        }
+        let buffer = try await collect(request.body, upTo: limits.maxCompressedBytes, timeout: timeout, limits: limits)
         let data = Data(buffer.readableBytesView)
         guard let format else { return data }
         do {
@@ -29,6 +25,40 @@ enum IngestBody {
                     ratioCheckMinimumBytes: limits.ratioCheckMinimumBytes))
         } catch {
             throw APIError.from(error, limits: limits, encoding: format == .zlib ? "deflate (zlib)" : "gzip")
+        }
+    }
+
+    /// Reads the whole body, or fails with 408 when it does not arrive in time, 413 when it is too
+    /// large, and 400 when its HTTP framing is broken (a wrong Content-Length, bad chunk sizes).
+    private static func collect(
+        _ body: RequestBody, upTo maxBytes: Int, timeout: Duration, limits: IngestLimits
+    ) async throws -> ByteBuffer {
+        do {
+            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await body.collect(upTo: maxBytes) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let buffer = try await group.next()! else {
+                    throw APIError(
+                        .requestTimeout, "body_timeout",
+                        "The request body did not arrive within \(timeout.components.seconds) seconds; "
+                            + "check the connection or send smaller batches.")
+                }
+                return buffer
+            }
+        } catch is NIOTooManyBytesError {
+            throw tooLarge(limits)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPParserError {
+            throw APIError.invalidFraming(error)
+        } catch {
+            throw APIError(
+                .badRequest, "invalid_http",
+                "The request body could not be read (\(error)); check its Content-Length or chunked framing.")
         }
     }
 

@@ -2,12 +2,17 @@ import Foundation
 import Synchronization
 
 /// Admission control for ingest: a cap on requests in progress (the ingest queue) and an optional
-/// per-app token bucket. Over either, the client gets 429 with `Retry-After` and nothing is read.
+/// per-app token bucket. Over either, the client gets 429 with `Retry-After`.
+///
+/// Buckets of idle apps are evicted: a bucket untouched for a minute is full again, exactly what a
+/// new one would be, so forgetting it changes no answer and app ids cannot grow memory.
 final class IngestGate: Sendable {
     private let maxConcurrent: Int
     private let batchesPerMinute: Int?
     private let inFlight = Atomic<Int>(0)
     private let buckets = Mutex<[String: TokenBucket]>([:])
+    /// Buckets kept before idle ones are swept.
+    static let sweepThreshold = 1024
 
     init(maxConcurrent: Int, batchesPerMinute: Int?) {
         self.maxConcurrent = maxConcurrent
@@ -30,11 +35,17 @@ final class IngestGate: Sendable {
         inFlight.subtract(1, ordering: .acquiringAndReleasing)
     }
 
+    /// How many apps have a bucket now.
+    var trackedApps: Int { buckets.withLock { $0.count } }
+
     /// Takes one batch from an app's allowance.
     /// - Returns: `nil` when allowed, or the seconds until the app may send again.
     func admit(app: String, at now: Date = Date()) -> Int? {
         guard let batchesPerMinute else { return nil }
         return buckets.withLock { buckets in
+            if buckets.count >= Self.sweepThreshold, buckets[app] == nil {
+                buckets = buckets.filter { now.timeIntervalSince($0.value.refilled) < 60 }
+            }
             var bucket = buckets[app] ?? TokenBucket(capacity: Double(batchesPerMinute), refilled: now)
             let wait = bucket.take(at: now, perSecond: Double(batchesPerMinute) / 60)
             buckets[app] = bucket

@@ -2,6 +2,7 @@ import DecodeWatchCore
 import DecodeWatchStore
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns every failure into the SPEC §1 JSON error body, so no client ever sees an empty 500.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -18,6 +19,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError.from(error, retryAfter: retryAfter)
         } catch let error as QueryError {
             throw APIError.from(error)
+        } catch let error as HTTPParserError {
+            throw APIError.invalidFraming(error)
         } catch let error as HTTPError {
             throw APIError(
                 error.status, Self.code(for: error.status), error.body ?? Self.message(for: error.status, request))

@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import GRDB
 
 /// The SQLite schema, as migrations that are never edited once released (add new ones instead).
@@ -93,6 +94,39 @@ enum SQLiteMigrations {
                     CREATE INDEX groups_on_state_last_seen ON groups (state, last_seen);
                     """)
         }
+        migrator.registerMigration("createCredentials") { db in
+            // Ingest keys and read tokens; only the SHA-256 of a secret is kept.
+            try db.execute(
+                sql: """
+                    CREATE TABLE credentials (
+                        credential_id TEXT PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        app_id TEXT,
+                        name TEXT,
+                        secret_hash TEXT NOT NULL UNIQUE,
+                        created_at INTEGER NOT NULL,
+                        last_used_at INTEGER,
+                        revoked_at INTEGER
+                    );
+                    CREATE INDEX credentials_on_kind ON credentials (kind, created_at);
+                    """)
+        }
+        migrator.registerMigration("rekeyGroupsBySHA256", migrate: rekeyGroupsBySHA256)
         return migrator
+    }
+
+    /// Moves every group from its FNV-1a id to its SHA-256 id (``GroupKey/id``), in every table.
+    private static func rekeyGroupsBySHA256(_ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT group_id, app_id, endpoint, path, kind FROM groups")
+        for row in rows {
+            let key = GroupKey(
+                app: row["app_id"], endpoint: row["endpoint"], path: row["path"],
+                kind: ReportKind(rawValue: row["kind"]) ?? .other)
+            let old: String = row["group_id"]
+            for table in ["groups", "group_hours", "group_hour_versions", "group_hour_expected", "group_hour_installs"]
+            {
+                try db.execute(sql: "UPDATE \(table) SET group_id = ? WHERE group_id = ?", arguments: [key.id, old])
+            }
+        }
     }
 }

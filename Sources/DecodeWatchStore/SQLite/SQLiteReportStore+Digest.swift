@@ -54,7 +54,7 @@ extension SQLiteReportStore: DigestStore {
             let counts = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COALESCE(SUM(h.count), 0) AS total, COUNT(DISTINCT h.group_id) AS groups,
+                    SELECT \(StoredCount.sum("h.count")) AS total, COUNT(DISTINCT h.group_id) AS groups,
                            COUNT(DISTINCT g.app_id || ' ' || g.endpoint) AS endpoints
                     FROM group_hours h JOIN groups g ON g.group_id = h.group_id
                     WHERE h.hour >= ? AND h.hour < ?\(filter)

@@ -28,7 +28,7 @@ extension SQLiteReportStore {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT g.*, SUM(h.count) AS total
+                SELECT g.*, \(StoredCount.sum("h.count")) AS total
                 FROM group_hours h JOIN groups g ON g.group_id = h.group_id
                 WHERE h.hour >= ? AND h.hour < ?\(filters)
                 GROUP BY h.group_id
@@ -99,7 +99,7 @@ private struct WindowFacts {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT group_id, \(column) AS value, SUM(count) AS total FROM \(table)
+                SELECT group_id, \(column) AS value, \(StoredCount.sum("count")) AS total FROM \(table)
                 WHERE group_id IN (\(placeholders)) AND hour >= ? AND hour < ?
                 GROUP BY group_id, \(column)
                 """,
@@ -131,7 +131,7 @@ private struct WindowFacts {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT app_id, endpoint, SUM(count) AS total FROM endpoint_hours
+                SELECT app_id, endpoint, \(StoredCount.sum("count")) AS total FROM endpoint_hours
                 WHERE app_id IN (\(databaseQuestionMarks(count: apps.count))) AND hour >= ? AND hour < ?
                 GROUP BY app_id, endpoint
                 """,

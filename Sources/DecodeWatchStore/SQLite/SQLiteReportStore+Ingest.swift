@@ -16,25 +16,31 @@ extension SQLiteReportStore {
         let upsertExpected = try db.cachedStatement(sql: SQL.upsertExpected)
         let insertInstall = try db.cachedStatement(sql: SQL.insertInstall)
         for group in batch.groups {
+            let id = group.key.id
             try upsertGroup.execute(arguments: [
-                group.id, batch.appID, group.key.endpoint, group.key.path, group.key.kind.rawValue,
+                id, batch.appID, group.key.endpoint, group.key.path, group.key.kind.rawValue,
                 group.firstSeen.milliseconds, group.lastSeen.milliseconds, group.sample.snippet, group.sample.message,
                 group.sample.type, received, batch.version,
             ])
+            // The upsert only touches a row of the same key; a different key under the same id would be
+            // a SHA-256 collision, refused rather than counted into another group (or another app).
+            guard db.changesCount > 0 else { throw StoreError.groupConflict(id) }
             for (hour, count) in group.hours {
-                try upsertHour.execute(arguments: [group.id, hour, count])
-                try upsertVersion.execute(arguments: [group.id, hour, batch.version, count])
+                try upsertHour.execute(arguments: [id, hour, StoredCount.clamp(count)])
+                try upsertVersion.execute(arguments: [id, hour, batch.version, StoredCount.clamp(count)])
                 if let install = batch.installHash {
-                    try insertInstall.execute(arguments: [group.id, hour, install])
+                    try insertInstall.execute(arguments: [id, hour, install])
                 }
             }
             for (key, count) in group.expected {
-                try upsertExpected.execute(arguments: [group.id, key.hour, key.value, count])
+                try upsertExpected.execute(arguments: [id, key.hour, key.value, StoredCount.clamp(count)])
             }
         }
         let upsertDecodes = try db.cachedStatement(sql: SQL.upsertDecodes)
         for entry in batch.decodes where entry.count > 0 {
-            try upsertDecodes.execute(arguments: [batch.appID, entry.endpoint, batch.decodesHour, entry.count])
+            try upsertDecodes.execute(arguments: [
+                batch.appID, entry.endpoint, batch.decodesHour, StoredCount.clamp(entry.count),
+            ])
         }
         return .stored
     }
@@ -64,18 +70,20 @@ extension SQLiteReportStore {
                     THEN ?12 ELSE groups.regressed_version END,
                 state = CASE WHEN groups.state = 'resolved' AND excluded.last_seen > groups.resolved_at
                     THEN 'regressed' ELSE groups.state END
+            WHERE groups.app_id = excluded.app_id AND groups.endpoint = excluded.endpoint
+                AND groups.path = excluded.path AND groups.kind = excluded.kind
             """
         static let upsertHour = """
             INSERT INTO group_hours (group_id, hour, count) VALUES (?, ?, ?)
-            ON CONFLICT DO UPDATE SET count = group_hours.count + excluded.count
+            ON CONFLICT DO UPDATE SET count = MIN(group_hours.count + excluded.count, \(StoredCount.max))
             """
         static let upsertVersion = """
             INSERT INTO group_hour_versions (group_id, hour, version, count) VALUES (?, ?, ?, ?)
-            ON CONFLICT DO UPDATE SET count = group_hour_versions.count + excluded.count
+            ON CONFLICT DO UPDATE SET count = MIN(group_hour_versions.count + excluded.count, \(StoredCount.max))
             """
         static let upsertExpected = """
             INSERT INTO group_hour_expected (group_id, hour, expected, count) VALUES (?, ?, ?, ?)
-            ON CONFLICT DO UPDATE SET count = group_hour_expected.count + excluded.count
+            ON CONFLICT DO UPDATE SET count = MIN(group_hour_expected.count + excluded.count, \(StoredCount.max))
             """
         static let insertInstall = """
             INSERT INTO group_hour_installs (group_id, hour, install_hash) VALUES (?, ?, ?)
@@ -83,7 +91,7 @@ extension SQLiteReportStore {
             """
         static let upsertDecodes = """
             INSERT INTO endpoint_hours (app_id, endpoint, hour, count) VALUES (?, ?, ?, ?)
-            ON CONFLICT DO UPDATE SET count = endpoint_hours.count + excluded.count
+            ON CONFLICT DO UPDATE SET count = MIN(endpoint_hours.count + excluded.count, \(StoredCount.max))
             """
     }
 }

@@ -14,8 +14,10 @@ extension DecodeWatchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the collector: ingest, query API, health and metrics.",
             discussion: """
-                With no ingest keys configured the collector accepts unauthenticated ingest, so it only \
-                listens on a loopback address unless --allow-unauthenticated-remote is given.
+                Once an ingest key exists (`decodewatch keys create`), ingest needs one; once a read token \
+                exists (`decodewatch tokens create`), reading does. Without both, anyone who reaches the \
+                collector could send or read reports, so it then only listens on a loopback address unless \
+                --allow-unauthenticated-remote is given. It logs at start which mode it runs in.
                 """)
 
         @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -30,8 +32,12 @@ extension DecodeWatchCommand {
         @Option(help: "Ingest requests processed at once before answering 429.") var maxConcurrentIngests = 64
         @Option(help: "Batches per minute one app may send before answering 429 (default: no limit).")
         var appBatchesPerMinute: Int?
-        @Flag(help: "Accept unauthenticated ingest on a non-loopback address.")
+        @Flag(help: "Listen on a non-loopback address even without ingest keys and read tokens.")
         var allowUnauthenticatedRemote = false
+        @Option(help: "Seconds a request body may take to arrive before the answer is 408.") var readTimeout = 30
+        @Option(help: "Connections open at once; more wait in the listen backlog.") var maxConnections = 1024
+        @Flag(help: "Require a read token for /metrics too (once a read token exists).")
+        var metricsRequireToken = false
         @Option(help: "Send the digest of each period of this length (e.g. 24h, aligned on UTC) to --digest-webhook.")
         var digestEvery: String?
         @Option(help: "Slack-compatible webhook URL the scheduled digest is posted to, once per period.")
@@ -41,11 +47,8 @@ extension DecodeWatchCommand {
             for route in routes where RouteTemplate(route) == nil {
                 throw ValidationError("--route '\(route)' must look like 'GET /v2/posts/{slug}'.")
             }
-            if !ServerConfiguration.isLoopback(host) && !allowUnauthenticatedRemote {
-                throw ValidationError(
-                    "Refusing to listen on \(host): no ingest keys are configured, so anyone could send reports. "
-                        + "Listen on 127.0.0.1 behind a proxy, or pass --allow-unauthenticated-remote.")
-            }
+            guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
+            guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
             if (digestEvery == nil) != (digestWebhook == nil) {
                 throw ValidationError("--digest-every and --digest-webhook go together.")
@@ -71,10 +74,10 @@ extension DecodeWatchCommand {
             limits.maxReports = maxReports
             let configuration = ServerConfiguration(
                 host: host, port: port, limits: limits, routeTemplates: routes.compactMap(RouteTemplate.init),
-                maxConcurrentIngests: maxConcurrentIngests, appBatchesPerMinute: appBatchesPerMinute)
-            logger.notice(
-                "No ingest keys configured: accepting unauthenticated ingest",
-                metadata: ["http.host": "\(host)", "db.path": "\(store.path)"])
+                maxConcurrentIngests: maxConcurrentIngests, appBatchesPerMinute: appBatchesPerMinute,
+                readTimeout: .seconds(readTimeout), maxConnections: maxConnections,
+                metricsRequireToken: metricsRequireToken)
+            try await checkAccessMode(reportStore, logger: logger)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) })
@@ -92,6 +95,29 @@ extension DecodeWatchCommand {
             let group = ServiceGroup(
                 configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
+        }
+
+        /// Logs who may send and read, and refuses a non-loopback address while either is open to anyone.
+        private func checkAccessMode(_ store: any CredentialStore, logger: Logger) async throws {
+            let keys = try await store.hasCredentials(kind: .ingest)
+            let tokens = try await store.hasCredentials(kind: .read)
+            let metadata: Logger.Metadata = ["http.host": "\(host)", "db.path": "\(self.store.path)"]
+            logger.notice(
+                keys ? "Ingest needs an ingest key" : "No ingest keys: accepting unauthenticated ingest",
+                metadata: metadata)
+            logger.notice(
+                tokens
+                    ? "Reading needs a read token" : "No read tokens: the query API is open to anyone who reaches it",
+                metadata: metadata)
+            guard !ServerConfiguration.isLoopback(host), !(keys && tokens), !allowUnauthenticatedRemote else { return }
+            let open = [
+                keys ? nil : "no ingest keys exist, so anyone could send reports",
+                tokens ? nil : "no read tokens exist, so anyone could read snippets",
+            ].compactMap { $0 }
+            throw ValidationError(
+                "Refusing to listen on \(host): \(open.joined(separator: " and ")). "
+                    + "Create them with `decodewatch keys create --app APP` and `decodewatch tokens create --name NAME`, "
+                    + "listen on 127.0.0.1 behind a proxy, or pass --allow-unauthenticated-remote.")
         }
     }
 }

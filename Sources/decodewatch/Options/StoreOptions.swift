@@ -14,7 +14,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, creating the database when needed.
-    func openStore(logger: Logger) throws -> any ReportStore {
+    func openStore(logger: Logger) throws -> any ReportStore & CredentialStore {
         try SQLiteReportStore(path: path, logger: logger)
     }
 }

@@ -78,11 +78,25 @@ struct TestCollector {
             status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
     }
 
-    /// Posts a batch JSON document, compressed as asked.
-    func ingest(_ json: Data, encoding: String? = "deflate", contentType: String = "application/json") async throws
-        -> HTTPAnswer
-    {
+    /// The port the collector listens on.
+    var port: Int { baseURL.port! }
+
+    /// Creates a credential in the collector's store, as `decodewatch keys create` does.
+    /// - Returns: the secret to send and the stored record.
+    func createCredential(_ kind: CredentialKind, app: String? = nil) async throws -> (String, Credential) {
+        let secret = CredentialSecret(kind: kind)
+        let credential = Credential(
+            id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: "test", createdAt: Date())
+        try await store.insertCredential(credential, secretHash: secret.hash)
+        return (secret.value, credential)
+    }
+
+    /// Posts a batch JSON document, compressed as asked, with an ingest key when given.
+    func ingest(
+        _ json: Data, encoding: String? = "deflate", contentType: String = "application/json", key: String? = nil
+    ) async throws -> HTTPAnswer {
         var headers = ["Content-Type": contentType]
+        if let key { headers["Authorization"] = "Bearer \(key)" }
         var body = json
         switch encoding {
         case "deflate": body = try Zlib.compress(json, format: .zlib)
@@ -94,13 +108,15 @@ struct TestCollector {
     }
 
     /// Posts a batch built from a dictionary.
-    func ingest(_ batch: [String: Any], encoding: String? = "deflate") async throws -> HTTPAnswer {
-        try await ingest(try JSONSerialization.data(withJSONObject: batch), encoding: encoding)
+    func ingest(_ batch: [String: Any], encoding: String? = "deflate", key: String? = nil) async throws -> HTTPAnswer {
+        try await ingest(try JSONSerialization.data(withJSONObject: batch), encoding: encoding, key: key)
     }
 
-    /// Reads `/v1/fields` with the given query string.
-    func fields(_ query: String = "") async throws -> FieldsSummary {
-        let answer = try await send("GET", "/v1/fields" + (query.isEmpty ? "" : "?" + query))
+    /// Reads `/v1/fields` with the given query string, with a read token when given.
+    func fields(_ query: String = "", token: String? = nil) async throws -> FieldsSummary {
+        let answer = try await send(
+            "GET", "/v1/fields" + (query.isEmpty ? "" : "?" + query),
+            headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
         guard answer.status == 200 else {
             throw TestFailure("GET /v1/fields answered \(answer.status): \(answer.text)")
         }

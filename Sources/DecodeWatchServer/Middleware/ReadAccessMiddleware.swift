@@ -1,0 +1,25 @@
+import DecodeWatchStore
+import Hummingbird
+
+/// Requires a read token on the routes behind it once any read token exists (SPEC §6).
+struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
+    let verifier: CredentialVerifier
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard try await verifier.isRequired(.read) else { return try await next(request, context) }
+        guard let secret = request.bearerToken else {
+            throw APIError(
+                .unauthorized, "read_token_required",
+                "Reading this collector needs a read token: send 'Authorization: Bearer <token>' "
+                    + "(create one with `decodewatch tokens create --name NAME`).")
+        }
+        guard try await verifier.verify(secret: secret, kind: .read) != nil else {
+            throw APIError(
+                .unauthorized, "invalid_read_token",
+                "The read token is unknown or revoked; check it with `decodewatch tokens list`.")
+        }
+        return try await next(request, context)
+    }
+}

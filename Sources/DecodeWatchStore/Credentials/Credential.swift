@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a credential lets its holder do (SPEC §6).
+public enum CredentialKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An ingest key: sends batches for one app.
+    case ingest
+    /// A read token: reads the query API, the dashboard, and resolves groups.
+    case read
+
+    /// The prefix of every secret of this kind, so secret scanners can recognise a leaked one.
+    public var secretPrefix: String {
+        switch self {
+        case .ingest: return "dwk_"
+        case .read: return "dwr_"
+        }
+    }
+
+    /// The prefix of every id of this kind, so an id is never mistaken for a secret.
+    public var idPrefix: String {
+        switch self {
+        case .ingest: return "key_"
+        case .read: return "tok_"
+        }
+    }
+}
+
+/// A stored ingest key or read token. The secret itself is never stored, only its SHA-256.
+public struct Credential: Sendable, Hashable, Codable {
+    /// The public id used to list and revoke it, e.g. `key_3f9a0c1d2e4b5a69`.
+    public var id: String
+    /// What it allows.
+    public var kind: CredentialKind
+    /// The app an ingest key sends for; `nil` for read tokens.
+    public var app: String?
+    /// A name chosen by the operator, e.g. `ios-production`.
+    public var name: String?
+    /// When it was created.
+    public var createdAt: Date
+    /// When it was last used, updated at most once a minute.
+    public var lastUsedAt: Date?
+    /// When it was revoked; a revoked credential is refused.
+    public var revokedAt: Date?
+
+    /// Creates a credential record.
+    public init(
+        id: String, kind: CredentialKind, app: String? = nil, name: String? = nil, createdAt: Date,
+        lastUsedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.app = app
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, app, name
+        case createdAt = "created_at"
+        case lastUsedAt = "last_used_at"
+        case revokedAt = "revoked_at"
+    }
+}

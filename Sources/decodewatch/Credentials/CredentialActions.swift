@@ -1,0 +1,82 @@
+import ArgumentParser
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+
+/// What `keys` and `tokens` do, for either kind of credential: one implementation for both.
+enum CredentialActions {
+    /// The list formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json
+    }
+
+    /// Makes and stores a credential, then prints its secret once on standard output (so a script can
+    /// capture it) and what to do with it on standard error.
+    static func create(kind: CredentialKind, app: String?, name: String?, store: StoreOptions) async throws {
+        let credentials = try store.openStore(logger: .init(label: "decodewatch"))
+        let secret = CredentialSecret(kind: kind)
+        let credential = Credential(
+            id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name, createdAt: Date())
+        try await credentials.insertCredential(credential, secretHash: secret.hash)
+        print(secret.value)
+        let what =
+            kind == .ingest ? "ingest key \(credential.id) for app '\(app ?? "")'" : "read token \(credential.id)"
+        let command = kind == .ingest ? "keys" : "tokens"
+        FileHandle.standardError.write(
+            Data(
+                """
+                Created \(what). It is shown only this once: only its SHA-256 is stored.
+                Revoke it with `decodewatch \(command) revoke \(credential.id)`.
+
+                """.utf8))
+    }
+
+    /// Prints the credentials of a kind, oldest first.
+    static func list(kind: CredentialKind, format: Format, store: StoreOptions) async throws {
+        let credentials = try await store.openStore(logger: .init(label: "decodewatch")).credentials(kind: kind)
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(RFC3339.string(from: date))
+            }
+            print(String(decoding: try encoder.encode(credentials), as: UTF8.self))
+        case .table:
+            print(table(credentials, kind: kind), terminator: "")
+        }
+    }
+
+    /// Revokes a credential by id; every collector sharing the store refuses it within seconds.
+    static func revoke(kind: CredentialKind, id: String, store: StoreOptions) async throws {
+        try await store.openStore(logger: .init(label: "decodewatch")).revokeCredential(id: id, kind: kind, at: Date())
+        print("Revoked \(id).")
+    }
+
+    static func table(_ credentials: [Credential], kind: CredentialKind) -> String {
+        guard !credentials.isEmpty else {
+            return kind == .ingest
+                ? "No ingest keys. Create one with `decodewatch keys create --app APP`.\n"
+                : "No read tokens. Create one with `decodewatch tokens create --name NAME`.\n"
+        }
+        var rows = [["ID", kind == .ingest ? "APP" : "NAME", "CREATED", "LAST USED", "STATUS"]]
+        for credential in credentials {
+            rows.append([
+                credential.id, (kind == .ingest ? credential.app : credential.name) ?? "-",
+                RFC3339.string(from: credential.createdAt), credential.lastUsedAt.map(RFC3339.string(from:)) ?? "never",
+                credential.revokedAt == nil ? "active" : "revoked",
+            ])
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Checks an operator-given label: an app id or a name.
+    static func check(_ value: String, option: String) throws {
+        guard !value.isEmpty, value.count <= 200 else { throw ValidationError("\(option) must be 1–200 characters.") }
+    }
+}

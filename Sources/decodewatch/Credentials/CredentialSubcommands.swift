@@ -1,0 +1,53 @@
+import ArgumentParser
+import DecodeWatchStore
+
+/// Names a kind of credential at the type level, so `keys` and `tokens` share their subcommands.
+protocol CredentialKindTag: Sendable {
+    /// The kind.
+    static var kind: CredentialKind { get }
+    /// What one is called in help texts, e.g. `ingest key`.
+    static var noun: String { get }
+    /// The parent command, e.g. `keys`.
+    static var command: String { get }
+}
+
+/// Ingest keys, for `decodewatch keys`.
+enum IngestKeyTag: CredentialKindTag {
+    static let kind = CredentialKind.ingest
+    static let noun = "ingest key"
+    static let command = "keys"
+}
+
+/// Read tokens, for `decodewatch tokens`.
+enum ReadTokenTag: CredentialKindTag {
+    static let kind = CredentialKind.read
+    static let noun = "read token"
+    static let command = "tokens"
+}
+
+/// `decodewatch keys list` and `decodewatch tokens list`.
+struct ListCredentials<Tag: CredentialKindTag>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "list", abstract: "List \(Tag.noun)s (never their secrets).")
+    }
+    @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        try await CredentialActions.list(kind: Tag.kind, format: format, store: store)
+    }
+}
+
+/// `decodewatch keys revoke ID` and `decodewatch tokens revoke ID`.
+struct RevokeCredential<Tag: CredentialKindTag>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "revoke", abstract: "Revoke \(Tag.noun) ID; collectors refuse it within seconds.")
+    }
+    @Argument(help: ArgumentHelp("The id, as shown by `decodewatch \(Tag.command) list`.")) var id: String
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        try await CredentialActions.revoke(kind: Tag.kind, id: id, store: store)
+    }
+}

@@ -1,0 +1,128 @@
+import DecodeWatchCore
+import DecodeWatchServer
+import DecodeWatchStore
+import Foundation
+import Testing
+
+@Suite("Ingest keys and read tokens")
+struct AccessTests {
+    static let lastDay = FieldsQuery(
+        since: Date().addingTimeInterval(-86_400), until: Date().addingTimeInterval(3600))
+
+    @Test("once a key exists, a batch without a key or with an unknown key is refused with 401 and nothing is stored")
+    func keyRequired() async throws {
+        try await TestCollector.run { collector in
+            _ = try await collector.createCredential(.ingest, app: "com.example.shop")
+            let batch = Batches.batch(reports: [Batches.report()])
+            let missing = try await collector.ingest(batch)
+            #expect(missing.status == 401)
+            #expect(missing.errorCode == "ingest_key_required")
+            #expect(missing.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            let unknown = try await collector.ingest(batch, key: "dwk_" + String(repeating: "A", count: 43))
+            #expect(unknown.status == 401)
+            #expect(unknown.errorCode == "invalid_ingest_key")
+            let readToken = try await collector.createCredential(.read).0
+            let wrongKind = try await collector.ingest(batch, key: readToken)
+            #expect(wrongKind.status == 401)
+            #expect(try await collector.store.fields(Self.lastDay).fields.isEmpty)
+        }
+    }
+
+    @Test("an app's key ingests for that app; on another app's batch it gets 403 and nothing is stored")
+    func keyScopedToApp() async throws {
+        try await TestCollector.run { collector in
+            let (shopKey, _) = try await collector.createCredential(.ingest, app: "com.example.shop")
+            _ = try await collector.createCredential(.ingest, app: "com.example.news")
+            let own = try await collector.ingest(Batches.batch(reports: [Batches.report()]), key: shopKey)
+            #expect(own.status == 202)
+            let other = try await collector.ingest(
+                Batches.batch(app: "com.example.news", reports: [Batches.report(count: 9)]), key: shopKey)
+            #expect(other.status == 403)
+            #expect(other.errorCode == "wrong_app")
+            #expect(other.errorMessage?.contains("com.example.shop") == true)
+            let stored = try await collector.store.fields(Self.lastDay).fields
+            #expect(stored.map(\.app) == ["com.example.shop"])
+            #expect(stored.map(\.count) == [1])
+        }
+    }
+
+    @Test("a revoked key is refused within seconds, and the key's last use is recorded")
+    func revocationTakesEffect() async throws {
+        try await TestCollector.run { collector in
+            let (key, credential) = try await collector.createCredential(.ingest, app: "com.example.shop")
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()]), key: key).status == 202)
+            try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date())
+            let revokedAt = Date()
+            var status = 202
+            while status == 202, Date().timeIntervalSince(revokedAt) < 10 {
+                try await Task.sleep(for: .milliseconds(200))
+                status = try await collector.ingest(Batches.batch(reports: [Batches.report()]), key: key).status
+            }
+            #expect(status == 401)
+            #expect(Date().timeIntervalSince(revokedAt) < 5)
+            let listed = try await collector.store.credentials(kind: .ingest)
+            #expect(listed.first?.lastUsedAt != nil)
+            #expect(listed.first?.revokedAt != nil)
+        }
+    }
+
+    @Test("revoking every key does not reopen the collector to unauthenticated ingest")
+    func revokedKeysStillRequireKeys() async throws {
+        try await TestCollector.run { collector in
+            let (_, credential) = try await collector.createCredential(.ingest, app: "com.example.shop")
+            try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date())
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 401)
+        }
+    }
+
+    @Test("once a read token exists, the query API and resolve need one; health probes stay open")
+    func readTokenRequired() async throws {
+        try await TestCollector.run { collector in
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
+            let (token, _) = try await collector.createCredential(.read)
+            let anonymous = try await collector.send("GET", "/v1/fields")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.errorCode == "read_token_required")
+            #expect(!anonymous.text.contains("title"))
+            let (ingestKey, _) = try await collector.createCredential(.ingest, app: "com.example.shop")
+            let withIngestKey = try await collector.send(
+                "GET", "/v1/fields", headers: ["Authorization": "Bearer \(ingestKey)"])
+            #expect(withIngestKey.status == 401)
+            #expect(withIngestKey.errorCode == "invalid_read_token")
+            let fields = try await collector.fields("since=1d", token: token)
+            #expect(fields.fields.count == 1)
+            let group = try #require(fields.fields.first?.group)
+            #expect(try await collector.send("POST", "/v1/groups/\(group)/resolve").status == 401)
+            let resolved = try await collector.send(
+                "POST", "/v1/groups/\(group)/resolve", headers: ["Authorization": "Bearer \(token)"])
+            #expect(resolved.status == 200)
+            #expect(try await collector.send("GET", "/healthz").status == 200)
+            #expect(try await collector.send("GET", "/readyz").status == 200)
+            #expect(try await collector.send("GET", "/metrics").status == 200)
+        }
+    }
+
+    @Test("with --metrics-require-token, /metrics needs a read token too")
+    func metricsBehindToken() async throws {
+        try await TestCollector.run(ServerConfiguration(metricsRequireToken: true)) { collector in
+            let (token, _) = try await collector.createCredential(.read)
+            #expect(try await collector.send("GET", "/metrics").status == 401)
+            let metrics = try await collector.send("GET", "/metrics", headers: ["Authorization": "Bearer \(token)"])
+            #expect(metrics.status == 200)
+            #expect(!metrics.text.contains(token))
+        }
+    }
+
+    @Test("the per-app rate limit answers 429 from the key, before the body is read or parsed")
+    func rateLimitBeforeBody() async throws {
+        try await TestCollector.run(ServerConfiguration(appBatchesPerMinute: 1)) { collector in
+            let (key, _) = try await collector.createCredential(.ingest, app: "com.example.shop")
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()]), key: key).status == 202)
+            // Not JSON at all: had it been parsed, the answer would be 400.
+            let limited = try await collector.ingest(Data("not json".utf8), encoding: nil, key: key)
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.header("Retry-After").flatMap(Int.init) ?? 0 >= 1)
+        }
+    }
+}

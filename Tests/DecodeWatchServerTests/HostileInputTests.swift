@@ -1,0 +1,168 @@
+import DecodeWatchCore
+import DecodeWatchServer
+import DecodeWatchStore
+import Foundation
+import GRDB
+import Testing
+
+@Suite("Hostile input never crashes, answers 500 or corrupts")
+struct HostileInputTests {
+    static let lastDay = FieldsQuery(
+        since: Date().addingTimeInterval(-86_400), until: Date().addingTimeInterval(3600))
+    static let head = "POST /v1/reports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+
+    @Test(
+        "broken HTTP framing gets a 4xx or a closed connection, never a 500",
+        arguments: [
+            "Content-Length: 100\r\n\r\n{\"a\":1}",  // shorter than declared, then EOF
+            "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",  // chunk size not hex
+            "Transfer-Encoding: chunked\r\n\r\n100\r\nabc\r\n",  // chunk size past the data
+            "Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\nabc\r\n",  // huge chunk size
+            "Content-Length: -5\r\n\r\n{}",
+            "Content-Length: 2\r\nContent-Length: 30\r\n\r\n{}",
+            "Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}",
+        ])
+    func brokenFraming(rest: String) async throws {
+        try await TestCollector.run { collector in
+            let exchange = try RawHTTP.exchange(port: collector.port, Array((Self.head + rest).utf8))
+            if let status = exchange.status {
+                #expect((400..<500).contains(status), "answered \(exchange.response)")
+            } else {
+                #expect(exchange.closed)
+            }
+            // The collector is still there.
+            #expect(try await collector.send("GET", "/healthz").status == 200)
+        }
+    }
+
+    @Test("a body that stalls gets 408 after the read timeout and frees its ingest slot")
+    func stalledBody() async throws {
+        let configuration = ServerConfiguration(maxConcurrentIngests: 1, readTimeout: .seconds(1))
+        try await TestCollector.run(configuration) { collector in
+            let exchange = try RawHTTP.exchange(
+                port: collector.port, Array((Self.head + "Content-Length: 1000\r\n\r\n{\"batch_id\":").utf8),
+                halfClose: false, timeout: 5)
+            #expect(exchange.status == 408)
+            #expect(exchange.response.contains("body_timeout"))
+            #expect(exchange.seconds < 4)
+            // The only ingest slot is free again.
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
+        }
+    }
+
+    @Test("decode counts that would overflow when summed are refused per entry, and the summary keeps answering")
+    func overflowingDecodes() async throws {
+        try await TestCollector.run { collector in
+            let decodes: [[String: Any]] = [
+                ["endpoint": "GET /v2/posts", "count": Int.max], ["endpoint": "GET /v2/posts?page=2", "count": 1],
+                ["endpoint": "GET /v2/posts", "count": 1_000_000_000],
+            ]
+            let answer = try await collector.ingest(Batches.batch(decodes: decodes, reports: [Batches.report()]))
+            #expect(answer.status == 202)
+            let warnings = try #require(answer.json["warnings"] as? [String])
+            #expect(
+                warnings == ["decodes[0].count: must be a whole number from 0 to 1000000000, got \(Int.max); dropped"])
+            let fields = try await collector.fields("since=1d")
+            #expect(fields.fields.first?.rate == 1.0 / 1_000_000_001)
+        }
+    }
+
+    @Test("counts past the storage cap saturate instead of overflowing, and every query keeps answering 200")
+    func countsSaturate() async throws {
+        try await TestCollector.run { collector in
+            let reports = [Batches.report(count: 1_000_000)]
+            #expect(try await collector.ingest(Batches.batch(reports: reports)).status == 202)
+            // Bring the rollup cells next to the cap, as 17.6 million such batches would.
+            try await DatabaseQueue(path: collector.databasePath).write { db in
+                try db.execute(sql: "UPDATE group_hours SET count = ?", arguments: [StoredCount.max - 5])
+                try db.execute(sql: "UPDATE group_hour_versions SET count = ?", arguments: [StoredCount.max - 5])
+            }
+            let second = try await collector.ingest(Batches.batch(reports: reports))
+            #expect(second.status == 202, "\(second.text)")
+            let fields = try await collector.fields("since=1d")
+            #expect(fields.fields.first?.count == Int(StoredCount.max))
+            #expect(fields.fields.first?.versions["5.2.0"] == Int(StoredCount.max))
+        }
+    }
+
+    @Test(
+        "only SPEC's 400 reasons refuse a batch: bad header values are cut or dropped and named in warnings",
+        arguments: [
+            (
+                #"{"app": {"id": "com.example.shop", "version": "\#(String(repeating: "9", count: 100))"}}"#,
+                "app.version: 100 characters, cut to 64"
+            ),
+            (#"{"app": {"id": "com.example.shop", "build": 5201}}"#, "app.build: expected a string; dropped"),
+            (#"{"sent_at": "yesterday"}"#, "sent_at: 'yesterday' is not an RFC 3339 time; dropped"),
+            (
+                #"{"sent_at": "2999-01-01T00:00:00Z"}"#,
+                "sent_at: more than an hour ahead of the collector's clock; the receive time is used"
+            ),
+            (#"{"sdk": "decodewatch"}"#, "sdk: expected an object; dropped"),
+            (#"{"install_id": "\#(String(repeating: "i", count: 300))"}"#, "install_id: 300 characters, cut to 128"),
+            (#"{"decodes": "many"}"#, "decodes: expected an array of {endpoint, count}; dropped"),
+            (
+                #"{"decodes": [{"endpoint": "/v2/posts", "count": 3}]}"#,
+                "decodes[0].endpoint: expected \"METHOD /path\", got '/v2/posts'; dropped"
+            ),
+            (
+                #"{"decodes": [{"endpoint": "GET /v2/posts", "count": -1}]}"#,
+                "decodes[0].count: must be a whole number from 0 to 1000000000, got -1; dropped"
+            ),
+            (
+                #"{"decodes": [{"endpoint": "GET /v2/posts", "count": 1.5}]}"#,
+                "decodes[0]: number 1.5 does not fit; dropped"
+            ),
+        ])
+    func headerProblemsAreWarnings(change: String, warning: String) async throws {
+        try await TestCollector.run { collector in
+            var batch = Batches.batch(reports: [Batches.report(), Batches.report(path: ["results", 2, "body"])])
+            let overlay = try JSONSerialization.jsonObject(with: Data(change.utf8)) as! [String: Any]
+            for (key, value) in overlay { batch[key] = value }
+            let answer = try await collector.ingest(batch)
+            #expect(answer.status == 202, "\(answer.text)")
+            #expect(answer.json["accepted"] as? Int == 2)
+            let warnings = try #require(answer.json["warnings"] as? [String])
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.hasPrefix(warning) == true, "\(warnings)")
+            #expect(try await collector.store.fields(Self.lastDay).fields.count == 2)
+        }
+    }
+
+    @Test("a report whose group id is already taken by another app's group is refused, and that group is untouched")
+    func groupIdsCannotCrossApps() async throws {
+        try await TestCollector.run { collector in
+            let report = Batches.report()
+            let key = GroupKey(
+                app: "com.attacker", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
+            // Plant a victim group under the id the attacker's key maps to: what a hash collision would do.
+            try await DatabaseQueue(path: collector.databasePath).write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO groups (group_id, app_id, endpoint, path, kind, first_seen, last_seen)
+                        VALUES (?, 'com.victim', 'GET /v1/me', '$.name', 'keyNotFound', 0, 0);
+                        INSERT INTO group_hours (group_id, hour, count) VALUES (?, 0, 7);
+                        """,
+                    arguments: [key.id, key.id])
+            }
+            let answer = try await collector.ingest(Batches.batch(app: "com.attacker", reports: [report]))
+            #expect(answer.status == 409)
+            #expect(answer.errorCode == "group_conflict")
+            let count = try await DatabaseQueue(path: collector.databasePath).read { db in
+                try Int.fetchOne(db, sql: "SELECT SUM(count) FROM group_hours WHERE group_id = ?", arguments: [key.id])
+            }
+            #expect(count == 7)
+        }
+    }
+
+    @Test("a window reaching back further than any date can hold is refused with 400, not a crash")
+    func hugeDurations() async throws {
+        try await TestCollector.run { collector in
+            for since in ["99999999999999w", "9223372036854775807s"] {
+                let answer = try await collector.send("GET", "/v1/fields?since=\(since)")
+                #expect(answer.status == 400)
+                #expect(answer.errorCode == "invalid_query")
+            }
+        }
+    }
+}
