@@ -35,6 +35,58 @@ struct HostileInputTests {
         }
     }
 
+    /// A valid batch whose one report has `count` written as given: where hostile numbers hide.
+    static func batch(count: String = "1", path: String = #"["results", 1, "title"]"#, tail: String = "") -> String {
+        #"{"batch_id": "b-1", "app": {"id": "com.example.shop"}, "reports": [{"occurred_at": "2026-11-21T09:59:58Z", "#
+            + #""endpoint": "GET /v2/posts", "path": \#(path), "kind": "keyNotFound", "count": \#(count)}\#(tail)]}"#
+    }
+
+    @Test(
+        "text that is not JSON is refused with 400 invalid_json naming where it broke, and nothing is stored",
+        arguments: [
+            (batch(tail: ","), "trailing comma before ']'"),
+            (#"{"batch_id": "b", "app": {"id": "a",}, "reports": []}"#, "trailing comma before '}'"),
+            ("{\"batch_id\": \"b\u{01}\", \"app\": {\"id\": \"a\"}, \"reports\": []}", "control character U+0001"),
+            (#"{"batch_id": "b\x", "app": {"id": "a"}, "reports": []}"#, #"invalid escape '\x'"#),
+            (#"{"batch_id": "b\u12em", "app": {"id": "a"}, "reports": []}"#, "exactly 4 hex digits"),
+            (#"{"batch_id": "b\uD800", "app": {"id": "a"}, "reports": []}"#, "lone surrogate"),
+            (#"{"batch_id": "b\uDC00x", "app": {"id": "a"}, "reports": []}"#, "lone surrogate"),
+            (batch(count: "01"), "leading zero"),
+            (batch(count: "0."), "no digit after the decimal point"),
+            (batch(count: "1e"), "exponent with no digits"),
+            (batch(count: "1e+"), "exponent with no digits"),
+            (batch(count: "1.e5"), "no digit after the decimal point"),
+            (batch(count: "1.2.3"), "more than one decimal point"),
+            (batch(count: "-"), "expected a digit after '-'"),
+            (batch(count: "--1"), "expected a digit after '-'"),
+            (batch(count: "+1"), "leading '+'"),
+            (batch(count: ".5"), "starting with '.'"),
+            (batch(count: "NaN"), "NaN"),
+            (batch(count: "Infinity"), "Infinity"),
+            (batch(path: #"["results", 01]"#), "leading zero"),
+            (batch() + " x", "unexpected text after the JSON value"),
+            (String(repeating: "[", count: 200), "nesting deeper than"),
+            ("\u{FEFF}" + batch(), "byte order mark"),
+        ])
+    func notJSON(body: String, reason: String) async throws {
+        try await TestCollector.run { collector in
+            let answer = try await collector.ingest(Data(body.utf8), encoding: "deflate")
+            #expect(answer.status == 400, "\(answer.text)")
+            #expect(answer.errorCode == "invalid_json")
+            #expect(answer.errorMessage?.contains(reason) == true, "\(answer.errorMessage ?? "")")
+            #expect(answer.errorMessage?.contains("at line 1, column") == true)
+            #expect(try await collector.store.fields(Self.lastDay).fields.isEmpty)
+        }
+    }
+
+    @Test("the same batch written as strict JSON is accepted")
+    func strictJSONAccepted() async throws {
+        try await TestCollector.run { collector in
+            let answer = try await collector.ingest(Data(Self.batch(count: "12").utf8), encoding: "deflate")
+            #expect(answer.status == 202, "\(answer.text)")
+        }
+    }
+
     @Test("a body that stalls gets 408 after the read timeout and frees its ingest slot")
     func stalledBody() async throws {
         let configuration = ServerConfiguration(maxConcurrentIngests: 1, readTimeout: .seconds(1))

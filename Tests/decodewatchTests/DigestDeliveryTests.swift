@@ -155,3 +155,34 @@ import Testing
         #expect(receiver.requests.count == 2)
     }
 }
+
+@Suite struct SlackEscapingTests {
+    @Test(
+        "app-controlled text cannot mention a channel or forge a link in Slack",
+        arguments: [
+            ("<!channel>", "&lt;!channel&gt;"),
+            ("<https://evil.example|click>", "&lt;https://evil.example|click&gt;"),
+            ("a & b", "a &amp; b"),
+            ("&lt;", "&amp;lt;"),
+        ])
+    func escaped(text: String, sent: String) throws {
+        let payload = try JSONSerialization.jsonObject(with: WebhookSender.payload(text: text)) as? [String: String]
+        #expect(payload?["text"] == sent)
+    }
+
+    @Test("a digest whose app version is '<!channel>' reaches the webhook escaped")
+    func digestVersionEscaped() async throws {
+        let fixture = try DigestFixture()
+        try await fixture.send(3, at: "2026-11-03T10:00:00Z", path: ["results", 0, "title"], version: "<!channel>")
+        let receiver = try LocalHTTPReceiver()
+        defer { receiver.stop() }
+        let job = DigestJob(
+            period: DigestFixture.period,
+            webhook: WebhookSender(url: receiver.url, attempts: 1, initialDelay: 0, timeout: 5))
+        _ = try await job.run(store: fixture.store, now: DigestFixture.now, logger: Logger(label: "test"))
+        let body = try #require(receiver.requests.first?.body)
+        let text = try #require((try JSONSerialization.jsonObject(with: body) as? [String: String])?["text"])
+        #expect(!text.contains("<!channel>"))
+        #expect(text.contains("&lt;!channel&gt;"))
+    }
+}

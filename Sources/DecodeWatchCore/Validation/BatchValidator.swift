@@ -63,6 +63,13 @@ public struct BatchValidator: Sendable {
     }
 
     private func decode(_ body: Data) throws(BatchError) -> IncomingBatch {
+        // Foundation's decoder accepts text that is not JSON (trailing commas, raw control characters,
+        // bad escapes and numbers): nothing reaches it that RFC 8259 does not allow.
+        do {
+            try StrictJSON.validate(body)
+        } catch {
+            throw BatchError(.invalidJSON, "The body is not valid JSON \(error).")
+        }
         let decoder = JSONDecoder()
         decoder.userInfo[IncomingBatch.maxReportsKey] = limits.maxReports
         do {

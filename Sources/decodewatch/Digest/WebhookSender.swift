@@ -19,9 +19,18 @@ struct WebhookSender: Sendable {
     /// Time allowed for one request.
     var timeout: TimeInterval = 15
 
-    /// The body posted for a text.
+    /// The body posted for a text, escaped for Slack.
     static func payload(text: String) -> Data {
-        (try? JSONSerialization.data(withJSONObject: ["text": text], options: [.withoutEscapingSlashes])) ?? Data()
+        let body = ["text": slackEscaped(text)]
+        return (try? JSONSerialization.data(withJSONObject: body, options: [.withoutEscapingSlashes])) ?? Data()
+    }
+
+    /// Text with Slack's control characters escaped (`&`, `<`, `>`), so no app-controlled string in it
+    /// (an app version, an endpoint, a path) can mention a channel (`<!channel>`) or forge a link.
+    static func slackEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Posts `{"text": text}` until it is accepted or the attempts run out.
