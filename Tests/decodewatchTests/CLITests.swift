@@ -60,11 +60,67 @@ struct CLITests {
         #expect(exit == 0)
     }
 
-    @Test("serve refuses a non-loopback address without keys, naming the flag that allows it")
+    @Test("serve refuses a non-loopback address while keys or tokens are missing, naming what to do")
     func refusesRemote() throws {
-        let result = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"])
-        #expect(result.status != 0)
-        #expect(result.error.contains("--allow-unauthenticated-remote"))
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("remote.sqlite").path
+        let open = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0", "--db", db])
+        #expect(open.status != 0)
+        #expect(open.error.contains("no ingest keys exist"))
+        #expect(open.error.contains("--allow-unauthenticated-remote"))
+        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop", "--db", db]).status == 0)
+        let keysOnly = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0", "--db", db])
+        #expect(keysOnly.status != 0)
+        #expect(!keysOnly.error.contains("no ingest keys exist"))
+        #expect(keysOnly.error.contains("no read tokens exist"))
+    }
+
+    @Test("keys create prints the key once, list never shows it, serve needs it, and revoke stops it")
+    func keyLifecycle() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("keys.sqlite").path
+        let created = try CLI.run(["keys", "create", "--app", "com.example.shop", "--name", "ios", "--db", db])
+        #expect(created.status == 0)
+        let key = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.hasPrefix("dwk_") && key.count == 47)
+        #expect(created.error.contains("shown only this once"))
+        let listed = try CLI.run(["keys", "list", "--format", "json", "--db", db])
+        #expect(!listed.output.contains(key))
+        let keys = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+        let id = try #require(keys?.first?["id"] as? String)
+        #expect(keys?.first?["app"] as? String == "com.example.shop")
+        #expect(try CLI.run(["keys", "list", "--db", db]).output.contains("active"))
+
+        let server = try CLI.start(["serve", "--port", "0", "--db", db, "--log-level", "debug"])
+        let port = try await server.port()
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        func ingest(_ key: String?) async throws -> Int {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+            request.httpBody = try Data(
+                contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/spec-example.json"))
+            let (_, response) = try await session.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+        #expect(try await ingest(nil) == 401)
+        #expect(try await ingest(key) == 202)
+        #expect(try await ingest(key + "x") == 401)
+        #expect(try CLI.run(["keys", "revoke", id, "--db", db]).status == 0)
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await ingest(key) == 401)
+        #expect(try await server.terminate() == 0)
+        let log = server.readLog()
+        #expect(log.contains("Ingest needs an ingest key"))
+        #expect(!log.contains(key.dropFirst(4)))
+        #expect(try CLI.run(["keys", "list", "--db", db]).output.contains("revoked"))
+        let unknown = try CLI.run(["keys", "revoke", "key_0000000000000000", "--db", db])
+        #expect(unknown.status != 0)
+        #expect(unknown.error.contains("No ingest key has the id"))
     }
 
     @Test("resolving an unknown group fails with one clear line")
@@ -159,6 +215,12 @@ enum CLI {
                 try await Task.sleep(for: .milliseconds(50))
             }
             throw CancellationError()
+        }
+
+        /// Everything the server logged so far.
+        func readLog() -> String {
+            text += String(decoding: log.availableData, as: UTF8.self)
+            return text
         }
 
         /// Sends SIGTERM and waits for the exit status.
