@@ -18,20 +18,19 @@ enum FieldsRenderer {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// Two lines per group: the numbers, then where it breaks, each cut to 80 columns.
+    /// Three lines per group: the id and numbers, then the kind and where it breaks, then details; each cut to 80 columns.
     static func table(_ summary: FieldsSummary) -> String {
         let window = "\(RFC3339.string(from: summary.since)) → \(RFC3339.string(from: summary.until))"
         guard !summary.fields.isEmpty else { return "No breaking fields between \(window).\n" }
         var lines = ["Breaking fields, \(window)", ""]
-        lines.append(row(["GROUP", "COUNT", "INSTALLS", "RATE", "STATUS", "KIND"]))
+        lines.append(row(["GROUP", "COUNT", "INSTALLS", "RATE", "STATUS"]))
         for field in summary.fields {
             let rate = field.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
             lines.append(
                 row([
                     field.group, String(field.count), String(field.installs), rate, field.status.rawValue,
-                    field.kind.rawValue,
                 ]))
-            lines.append(cut("  \(field.endpoint)  \(field.path)"))
+            lines.append(cut("  \(field.kind.rawValue)  \(field.endpoint)  \(field.path)"))
             var details: [String] = []
             if let expected = field.expected { details.append("expected \(expected)") }
             let versions = field.versions.sorted { $0.value == $1.value ? $0.key > $1.key : $0.value > $1.value }
@@ -43,7 +42,7 @@ enum FieldsRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static let widths = [16, 8, 9, 7, 10, 14]
+    private static let widths = [32, 8, 9, 7, 10]
 
     private static func row(_ cells: [String]) -> String {
         var line = ""
