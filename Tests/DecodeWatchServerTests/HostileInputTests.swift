@@ -102,6 +102,24 @@ struct HostileInputTests {
         }
     }
 
+    @Test("past the connection cap a new connection waits until one closes, and is then served")
+    func connectionCap() async throws {
+        try await TestCollector.run(ServerConfiguration(maxConnections: 1)) { collector in
+            let port = collector.port
+            let health = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+            // Hold the only connection with a request that never finishes its headers.
+            let holder = Task.detached {
+                try RawHTTP.exchange(port: port, Array("GET /healthz HTTP/1.1\r\n".utf8), halfClose: false, timeout: 2)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let waiting = try await Task.detached { try RawHTTP.exchange(port: port, health, timeout: 1) }.value
+            #expect(waiting.status == nil)
+            _ = try await holder.value
+            let served = try await Task.detached { try RawHTTP.exchange(port: port, health, timeout: 5) }.value
+            #expect(served.status == 200)
+        }
+    }
+
     @Test("decode counts that would overflow when summed are refused per entry, and the summary keeps answering")
     func overflowingDecodes() async throws {
         try await TestCollector.run { collector in
