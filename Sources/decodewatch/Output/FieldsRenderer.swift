@@ -18,7 +18,8 @@ enum FieldsRenderer {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// Three lines per group: the id and numbers, then the kind and where it breaks, then details; each cut to 80 columns.
+    /// Three lines per group: the id and numbers, then where it breaks, then the kind and details; each cut to
+    /// 80 columns.
     static func table(_ summary: FieldsSummary) -> String {
         let window = "\(RFC3339.string(from: summary.since)) → \(RFC3339.string(from: summary.until))"
         guard !summary.fields.isEmpty else { return "No breaking fields between \(window).\n" }
@@ -30,8 +31,8 @@ enum FieldsRenderer {
                 row([
                     field.group, String(field.count), String(field.installs), rate, field.status.rawValue,
                 ]))
-            lines.append(cut("  \(field.kind.rawValue)  \(field.endpoint)  \(field.path)"))
-            var details: [String] = []
+            lines.append(cut("  \(field.endpoint)  \(field.path)"))
+            var details = [field.kind.rawValue]
             if let expected = field.expected { details.append("expected \(expected)") }
             let versions = field.versions.sorted { $0.value == $1.value ? $0.key > $1.key : $0.value > $1.value }
                 .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
