@@ -37,6 +37,12 @@ final class TestReceiver: @unchecked Sendable {
         case hangUp
 
         static let accepted = Reply.status(202, body: #"{"accepted":1,"rejected":[],"duplicate":false}"#)
+
+        /// An error answer with the contract's body, `{"error": {"code": …, "message": …}}`.
+        static func error(_ status: Int, code: String, message: String) -> Reply {
+            let body = try! JSONSerialization.data(withJSONObject: ["error": ["code": code, "message": message]])
+            return .status(status, body: String(decoding: body, as: UTF8.self))
+        }
     }
 
     let port: UInt16
