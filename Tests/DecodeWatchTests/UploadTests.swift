@@ -105,25 +105,90 @@ import Testing
         #expect(await reporter.spooledBatchIDs().isEmpty)
     }
 
-    @Test("a 400 means resending cannot help: the batch is dropped, counted and announced")
-    func rejected() async throws {
+    @Test(
+        "a 400, 413 or 415 keeps the batch spooled, surfaces the collector's code and message, holds only that batch",
+        arguments: [400, 413, 415])
+    func refusedBatchStaysSpooled(status: Int) async throws {
         let receiver = try TestReceiver()
-        receiver.reply(.status(400, body: #"{"error":{"code":"invalid_batch","message":"app.id missing"}}"#))
-        let events = Locked<[ReporterEvent]>([])
-        let reporter = TestReporter.make(collector: receiver.url) { configuration in
-            configuration.onEvent = { event in events.withLock { $0.append(event) } }
+        receiver.reply(.error(status, code: "invalid_batch", message: "app.id is missing."))
+        let events = EventRecorder()
+        let reporter = TestReporter.make(collector: receiver.url) {
+            $0.onEvent = events.record
+            $0.retry.jitter = 0
+            $0.retry.refusalBaseDelay = 1
         }
         reporter.record(failure())
         await reporter.flush()
+        let refused = try #require(await reporter.spooledBatchIDs().first)
         #expect(receiver.requests.count == 1)
+        #expect(reporter.statistics.refusedAttempts == 1 && reporter.statistics.failedAttempts == 0)
+        #expect(
+            events.refusals == [
+                .init(
+                    batchID: refused, status: status, code: "invalid_batch", message: "app.id is missing.", retryIn: 1)
+            ])
+
+        // Not resent within the long backoff, and it does not hold up a newer batch.
+        reporter.record(failure(1))
+        await reporter.flush()
+        let requests = await receiver.waitForRequests(2)
+        #expect(requests.count == 2)
+        #expect(requests[1].batch?.batchID != refused)
+        #expect(await reporter.spooledBatchIDs() == [refused])
+
+        // After the backoff the refused batch is tried again with the same batch_id.
+        try await Task.sleep(nanoseconds: 1_100_000_000)
+        await reporter.flush()
+        #expect(await receiver.waitForRequests(3).last?.batch?.batchID == refused)
         #expect(await reporter.spooledBatchIDs().isEmpty)
-        #expect(reporter.statistics.rejectedBatches == 1)
-        let rejection = events.withLock { $0 }.first { if case .batchRejected = $0 { true } else { false } }
-        guard case .batchRejected(_, let status, let body)? = rejection else {
-            Issue.record("no rejection event")
-            return
-        }
-        #expect(status == 400 && body.contains("invalid_batch"))
+        #expect(reporter.statistics.sentBatches == 2)
+    }
+
+    @Test("an error answer that is not the collector's (a proxy's page) still reaches the event, without a code")
+    func refusedByProxy() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(.status(400, body: "<html><body>Bad Request</body></html>"))
+        let events = EventRecorder()
+        let reporter = TestReporter.make(collector: receiver.url) { $0.onEvent = events.record }
+        reporter.record(failure())
+        await reporter.flush()
+        let refusal = try #require(events.refusals.first)
+        #expect(refusal.code == nil)
+        #expect(refusal.message == "HTTP 400: <html><body>Bad Request</body></html>")
+        #expect(await reporter.spooledBatchIDs().count == 1)
+    }
+
+    @Test("a 202 with rejected reports and warnings is announced once with the counts and the collector's messages")
+    func acceptedWithIssues() async throws {
+        let receiver = try TestReceiver()
+        receiver.reply(
+            .status(
+                202,
+                body: """
+                    {"accepted":1,"rejected":[{"index":1,"error":"reports[1].kind: unknown kind 'oops'"}],
+                     "warnings":["app.version: longer than 64 characters, truncated"],"duplicate":false}
+                    """))
+        let events = EventRecorder()
+        let reporter = TestReporter.make(collector: receiver.url) { $0.onEvent = events.record }
+        reporter.record(failure())
+        reporter.record(failure(1))
+        await reporter.flush()
+        let batchID = try #require(await receiver.waitForRequests(1).first?.batch?.batchID)
+        #expect(
+            events.all == [
+                .batchSentWithIssues(
+                    batchID: batchID, accepted: 1,
+                    rejected: [.init(index: 1, error: "reports[1].kind: unknown kind 'oops'")],
+                    warnings: ["app.version: longer than 64 characters, truncated"])
+            ])
+        #expect(reporter.statistics.sentBatches == 1 && reporter.statistics.rejectedReports == 1)
+        #expect(await reporter.spooledBatchIDs().isEmpty)
+
+        // An answer without `warnings` (a collector older than ingest keys) and nothing rejected is a plain success.
+        reporter.record(failure(2))
+        await reporter.flush()
+        let second = try #require(await receiver.waitForRequests(2).last?.batch?.batchID)
+        #expect(events.all.last == .batchSent(batchID: second, status: 202))
     }
 
     @Test("a 408 is retried like a 5xx")
@@ -155,9 +220,14 @@ import Testing
         }
         for index in 0..<1500 { reporter.record(failure(index)) }
         reporter.countDecode(endpoint: "GET /v2/posts", count: 3)
-        // maxReportsPerBatch reached: a flush may already be running; force one and wait for both batches.
+        // maxReportsPerBatch reached: a flush may already be running and may have drained only part of the
+        // rest (then the batches are 1000, a few, and what this flush finds); wait for all the reports.
         await reporter.flush()
-        let batches = await receiver.waitForRequests(2).compactMap(\.batch)
+        var batches = await receiver.waitForRequests(2).compactMap(\.batch)
+        for _ in 0..<100 where batches.map(\.reports.count).reduce(0, +) < 1500 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            batches = receiver.requests.compactMap(\.batch)
+        }
         #expect(batches.map(\.reports.count).reduce(0, +) == 1500)
         #expect(batches.allSatisfy { $0.reports.count <= 1000 })
         #expect(batches.flatMap(\.decodes).map(\.count).reduce(0, +) == 3)
@@ -205,5 +275,16 @@ import Testing
         #expect(policy.delay(afterFailures: 3, retryAfter: nil, random: 0) == 2)
         #expect(policy.delay(afterFailures: 20, retryAfter: nil, random: 1) == 10)
         #expect(policy.delay(afterFailures: 1, retryAfter: 99_999, random: 0) == 3600)
+    }
+
+    @Test("after a refusal the default backoff starts at 5 minutes and doubles to 1 hour, jitter shortening it")
+    func refusalBackoff() {
+        let policy = RetryPolicy()
+        #expect(policy.delay(afterRefusals: 1, random: 1) == 300)
+        #expect(policy.delay(afterRefusals: 1, random: 0) == 150)
+        #expect(policy.delay(afterRefusals: 2, random: 1) == 600)
+        #expect(policy.delay(afterRefusals: 4, random: 1) == 2400)
+        #expect(policy.delay(afterRefusals: 5, random: 1) == 3600)
+        #expect(policy.delay(afterRefusals: 50, random: 1) == 3600)
     }
 }

@@ -15,9 +15,11 @@ import Foundation
 ///
 /// A flush turns the buffer into ``ReportBatch``es with fresh UUID `batch_id`s, compresses them,
 /// writes them to the spool, and posts every spooled batch, oldest first. A batch leaves the spool
-/// only after a 2xx, or after a 4xx other than 408 and 429 (resending cannot help; counted in
-/// ``ReporterStatistics/rejectedBatches``). Network errors, 5xx, 408 and 429 keep it for later,
-/// with exponential backoff and the server's `Retry-After`.
+/// only after a 2xx, or when the spool is full (oldest first, counted and announced). Network
+/// errors, 5xx, 408 and 429 keep it for later with a short exponential backoff and the server's
+/// `Retry-After`; other 4xx (a wrong ingest key, a batch the collector will not take) keep it too,
+/// with a long backoff and a ``ReporterEvent/batchRefused(batchID:status:code:message:retryIn:)``
+/// event, because they pass only when someone fixes the key, the app or the collector.
 ///
 /// Decode counts (`decodes`, the denominator of the breaking rate) are counted automatically by
 /// ``Foundation/JSONDecoder/decode(_:from:endpoint:reporter:)``; apps that set a ``DecodeContext``

@@ -8,7 +8,14 @@ import Foundation
 public struct ReporterConfiguration: Sendable {
     /// The collector's base URL, e.g. `https://decodewatch.example.com`; batches go to `<collector>/v1/reports`.
     public var collectorURL: URL
-    /// The app's ingest key, sent as `Authorization: Bearer <key>` when set (SPEC §6).
+    /// The app's ingest key, sent as `Authorization: Bearer <key>` with every upload when set (SPEC §6).
+    ///
+    /// The collector's operator makes one per app with `decodewatch keys create --app <app id>`, which
+    /// prints it once. It is not a secret in the strong sense: it ships inside the app, where anyone can
+    /// read it. It only scopes ingest to one app (a key of another app gets 403) and lets the operator
+    /// revoke it (401), so it can live in the app's configuration; no keychain needed. A collector without
+    /// keys ignores it. Surrounding whitespace is trimmed; an empty key sends no header. The SDK never
+    /// writes it to the spool or puts it in a ``ReporterEvent``.
     public var ingestKey: String?
     /// The app that decodes (`app` in every batch).
     public var app: AppInfo
@@ -36,7 +43,7 @@ public struct ReporterConfiguration: Sendable {
     public var maxSpooledBatches: Int
     /// Most bytes (compressed) in the spool; the oldest batches are dropped first.
     public var maxSpoolBytes: Int
-    /// How uploads are retried.
+    /// How uploads are retried: a short backoff after outages, a long one after refusals.
     public var retry: RetryPolicy
     /// Timeout of one upload request.
     public var requestTimeout: TimeInterval
@@ -45,15 +52,19 @@ public struct ReporterConfiguration: Sendable {
     /// In DEBUG builds, stop in the debugger on every captured failure, like the classic `Safe`.
     /// Off by default so that tests of failing payloads run.
     public var assertOnFailure: Bool
-    /// Called for what the reporter does in the background (sent, rejected, dropped batches), for
-    /// logs and metrics; called on an arbitrary thread, keep it quick.
+    /// Called for what the reporter does in the background (sent, refused, dropped batches, what the
+    /// collector left out), for logs and metrics; called on an arbitrary thread, keep it quick.
+    ///
+    /// Forward ``ReporterEvent/batchRefused(batchID:status:code:message:retryIn:)`` and
+    /// ``ReporterEvent/batchSentWithIssues(batchID:accepted:rejected:warnings:)`` to where a developer
+    /// will see them: they mean reports are waiting or lost until someone changes something.
     public var onEvent: (@Sendable (ReporterEvent) -> Void)?
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - collectorURL: the collector's base URL.
     ///   - app: the app that decodes.
-    ///   - ingestKey: the app's ingest key, if the collector requires one.
+    ///   - ingestKey: the app's ingest key (`decodewatch keys create --app A`), if the collector requires one.
     ///   - installID: an opaque per-install id; made up and kept in the spool directory when `nil`.
     ///   - isEnabled: the kill switch.
     ///   - sampleRate: the share of responses recorded, 0…1.

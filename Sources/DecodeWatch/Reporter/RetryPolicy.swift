@@ -5,6 +5,13 @@ import Foundation
 /// A flush retries a batch in place while the wait is short (``maxInlineDelay``), so a brief
 /// outage costs one flush; a longer wait is remembered and later flushes only spool until it has
 /// passed, so an app that calls ``Reporter/flush()`` never hangs on a server that asked for quiet.
+///
+/// Two backoffs, because failures differ in how soon they can pass. Network errors, 5xx, 408 and
+/// 429 usually pass within minutes: ``baseDelay`` doubling to ``maxDelay``. A refusal (401, 403 or
+/// another 4xx) only passes when someone changes something, a key, the app's configuration or the
+/// collector: ``refusalBaseDelay`` (5 minutes) doubling to ``refusalMaxDelay`` (1 hour), so that
+/// devices with a wrong key do not hammer the collector while the batches wait in the spool. Both
+/// are shortened by up to the ``jitter`` share, so that many devices do not retry in step.
 public struct RetryPolicy: Sendable, Hashable {
     /// The wait after the first failure.
     public var baseDelay: TimeInterval
@@ -18,6 +25,13 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxInlineDelay: TimeInterval
     /// Upper bound on an honoured `Retry-After`, against a server that asks for days.
     public var maxRetryAfter: TimeInterval
+    /// The wait after the first refusal (a 4xx other than 408 and 429), 300 seconds by default.
+    ///
+    /// Long because a refusal is fixed by a person, not by time. Lower it (with ``refusalMaxDelay``)
+    /// in tests, or for an internal build whose operator wants a fixed key picked up sooner.
+    public var refusalBaseDelay: TimeInterval
+    /// The longest wait after repeated refusals, 3600 seconds by default.
+    public var refusalMaxDelay: TimeInterval
 
     /// Creates a retry policy.
     /// - Parameters:
@@ -27,9 +41,12 @@ public struct RetryPolicy: Sendable, Hashable {
     ///   - maxAttemptsPerFlush: attempts per batch within one flush.
     ///   - maxInlineDelay: the longest wait a flush sleeps through.
     ///   - maxRetryAfter: the longest `Retry-After` honoured.
+    ///   - refusalBaseDelay: seconds to wait after the first refusal; doubled after each further one.
+    ///   - refusalMaxDelay: the longest backoff after refusals, in seconds.
     public init(
         baseDelay: TimeInterval = 2, maxDelay: TimeInterval = 600, jitter: Double = 0.5, maxAttemptsPerFlush: Int = 3,
-        maxInlineDelay: TimeInterval = 10, maxRetryAfter: TimeInterval = 3600
+        maxInlineDelay: TimeInterval = 10, maxRetryAfter: TimeInterval = 3600, refusalBaseDelay: TimeInterval = 300,
+        refusalMaxDelay: TimeInterval = 3600
     ) {
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -37,6 +54,8 @@ public struct RetryPolicy: Sendable, Hashable {
         self.maxAttemptsPerFlush = maxAttemptsPerFlush
         self.maxInlineDelay = maxInlineDelay
         self.maxRetryAfter = maxRetryAfter
+        self.refusalBaseDelay = refusalBaseDelay
+        self.refusalMaxDelay = refusalMaxDelay
     }
 
     /// The wait after `failures` consecutive failures (1 or more), with jitter.
@@ -49,8 +68,24 @@ public struct RetryPolicy: Sendable, Hashable {
         -> TimeInterval
     {
         if let retryAfter { return min(max(retryAfter, 0), maxRetryAfter) }
+        return backoff(failures, base: baseDelay, cap: maxDelay, random: random)
+    }
+
+    /// The wait after `refusals` consecutive refusals (1 or more), with jitter.
+    ///
+    /// The jitter shortens the wait, never lengthens it: the first wait is between
+    /// `refusalBaseDelay × (1 − jitter)` and `refusalBaseDelay`.
+    /// - Parameters:
+    ///   - refusals: consecutive refusals so far.
+    ///   - random: a number in 0..<1, injectable for tests.
+    /// - Returns: seconds to wait.
+    func delay(afterRefusals refusals: Int, random: Double = .random(in: 0..<1)) -> TimeInterval {
+        backoff(refusals, base: refusalBaseDelay, cap: refusalMaxDelay, random: random)
+    }
+
+    private func backoff(_ failures: Int, base: TimeInterval, cap: TimeInterval, random: Double) -> TimeInterval {
         let exponent = min(max(failures - 1, 0), 30)
-        let full = min(baseDelay * pow(2, Double(exponent)), maxDelay)
+        let full = min(base * pow(2, Double(exponent)), cap)
         let share = min(max(jitter, 0), 1)
         return full * (1 - share) + full * share * random
     }

@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -8,23 +9,44 @@ import Foundation
 ///
 /// An actor so that the spool and the backoff state have one owner; passes are additionally
 /// serialized by a gate because an actor is re-entered at every `await` of an HTTP request.
+///
+/// Three kinds of wait, all in memory, so a new reporter (a relaunch, or a configuration update with
+/// a new key) tries at once:
+/// - after a network error, 5xx, 408 or 429, the whole pass waits the short backoff, because the
+///   collector or the network is in trouble;
+/// - after a 401 or 403, the whole pass waits the long backoff, because every batch carries the
+///   same key and would be refused alike;
+/// - after another 4xx, only that batch waits the long backoff, so one batch the collector cannot
+///   take does not hold up the others.
 actor Uploader {
     /// How one upload attempt ended.
     enum Outcome: Equatable {
-        /// A 2xx: the collector has the batch.
-        case sent(status: Int)
-        /// A 4xx other than 408 and 429: resending the same bytes cannot succeed.
-        case rejected(status: Int, body: String)
+        /// A 2xx: the collector has the batch. The answer is `nil` when its body could not be read.
+        case sent(status: Int, answer: CollectorAnswer.Accepted?)
+        /// A 4xx other than 408 and 429: waiting alone will not help; someone has to change something.
+        case refused(status: Int, code: String?, message: String)
         /// A network error, a 5xx, a 408 or a 429: try again later.
         case retry(reason: String, retryAfter: TimeInterval?)
+    }
+
+    /// A batch waiting out the long backoff after the collector refused it.
+    private struct Hold {
+        var refusals: Int
+        var until: Date
     }
 
     private let configuration: ReporterConfiguration
     private let session: URLSession
     private let statistics: Locked<ReporterStatistics>
+    /// The trimmed ingest key, `nil` when none is configured.
+    private let ingestKey: String?
     private var spool: BatchSpool
     private var consecutiveFailures = 0
+    /// Consecutive 401 and 403 answers, for the long backoff of the whole pass.
+    private var keyRefusals = 0
     private var notBefore: Date?
+    /// Batches refused with another 4xx, by spool entry name.
+    private var holds: [String: Hold] = [:]
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -32,6 +54,8 @@ actor Uploader {
         self.configuration = configuration
         self.session = session
         self.statistics = statistics
+        let key = configuration.ingestKey?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.ingestKey = key.isEmpty ? nil : key
         self.spool = BatchSpool(
             directory: configuration.spoolDirectory, maxBatches: configuration.maxSpooledBatches,
             maxBytes: configuration.maxSpoolBytes)
@@ -63,7 +87,10 @@ actor Uploader {
 
     private func sendSpooled() async {
         if let notBefore, notBefore > Date() { return }
+        let names = Set(spool.entries.map(\.name))
+        holds = holds.filter { names.contains($0.key) }
         for entry in spool.entries {
+            if let hold = holds[entry.name], hold.until > Date() { continue }
             guard spool.contains(entry), let body = spool.body(of: entry) else {
                 spool.remove(entry)
                 continue
@@ -73,23 +100,41 @@ actor Uploader {
                 attempt += 1
                 let outcome = await send(body)
                 switch outcome {
-                case .sent(let status):
+                case .sent(let status, let answer):
                     spool.remove(entry)
                     consecutiveFailures = 0
+                    keyRefusals = 0
                     notBefore = nil
-                    statistics.withLock { $0.sentBatches += 1 }
-                    configuration.onEvent?(.batchSent(batchID: entry.batchID, status: status))
+                    holds[entry.name] = nil
+                    announceSent(entry, status: status, answer: answer)
                     break attempts
-                case .rejected(let status, let text):
-                    spool.remove(entry)
-                    statistics.withLock { $0.rejectedBatches += 1 }
-                    configuration.onEvent?(.batchRejected(batchID: entry.batchID, status: status, body: text))
+                case .refused(let status, let code, let message):
+                    consecutiveFailures = 0
+                    statistics.withLock { $0.refusedAttempts += 1 }
+                    let delay: TimeInterval
+                    let keyRefused = status == 401 || status == 403
+                    if keyRefused {
+                        keyRefusals += 1
+                        delay = configuration.retry.delay(afterRefusals: keyRefusals)
+                        notBefore = Date().addingTimeInterval(delay)
+                    } else {
+                        let refusals = (holds[entry.name]?.refusals ?? 0) + 1
+                        delay = configuration.retry.delay(afterRefusals: refusals)
+                        holds[entry.name] = Hold(refusals: refusals, until: Date().addingTimeInterval(delay))
+                    }
+                    configuration.onEvent?(
+                        .batchRefused(
+                            batchID: entry.batchID, status: status, code: code.map(scrub), message: scrub(message),
+                            retryIn: delay))
+                    // Every batch carries the same key: the others would be refused alike.
+                    if keyRefused { return }
                     break attempts
                 case .retry(let reason, let retryAfter):
                     consecutiveFailures += 1
                     statistics.withLock { $0.failedAttempts += 1 }
                     let delay = configuration.retry.delay(afterFailures: consecutiveFailures, retryAfter: retryAfter)
-                    configuration.onEvent?(.uploadFailed(batchID: entry.batchID, reason: reason, retryIn: delay))
+                    configuration.onEvent?(
+                        .uploadFailed(batchID: entry.batchID, reason: scrub(reason), retryIn: delay))
                     let inline =
                         attempt < configuration.retry.maxAttemptsPerFlush
                         && delay <= configuration.retry.maxInlineDelay && !Task.isCancelled
@@ -104,14 +149,38 @@ actor Uploader {
         }
     }
 
+    /// Counts a stored batch and tells the app, with what the collector left out or changed.
+    private func announceSent(_ entry: BatchSpool.Entry, status: Int, answer: CollectorAnswer.Accepted?) {
+        let rejected = (answer?.rejected ?? []).map { Rejection(index: $0.index, error: scrub($0.error)) }
+        let warnings = (answer?.warnings ?? []).map(scrub)
+        statistics.withLock {
+            $0.sentBatches += 1
+            $0.rejectedReports += rejected.count
+        }
+        if rejected.isEmpty, warnings.isEmpty {
+            configuration.onEvent?(.batchSent(batchID: entry.batchID, status: status))
+        } else {
+            let accepted = answer?.accepted ?? max(entry.reportCount - rejected.count, 0)
+            configuration.onEvent?(
+                .batchSentWithIssues(batchID: entry.batchID, accepted: accepted, rejected: rejected, warnings: warnings)
+            )
+        }
+    }
+
+    /// Takes the ingest key out of text that reaches the app, in case an answer quotes the request.
+    private func scrub(_ text: String) -> String {
+        guard let ingestKey else { return text }
+        return text.replacingOccurrences(of: ingestKey, with: "<redacted>")
+    }
+
     /// Posts one compressed batch.
     func send(_ body: Data) async -> Outcome {
         var request = URLRequest(url: configuration.ingestURL, timeoutInterval: configuration.requestTimeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("deflate", forHTTPHeaderField: "Content-Encoding")
-        if let key = configuration.ingestKey {
-            request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        if let ingestKey {
+            request.setValue("Bearer \(ingestKey)", forHTTPHeaderField: "Authorization")
         }
         request.httpBody = body
         do {
@@ -123,11 +192,12 @@ actor Uploader {
             let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"))
             switch status {
             case 200..<300:
-                return .sent(status: status)
+                return .sent(status: status, answer: CollectorAnswer.Accepted.parse(data))
             case 408, 429:
                 return .retry(reason: "HTTP \(status)", retryAfter: retryAfter)
             case 400..<500:
-                return .rejected(status: status, body: String(decoding: data.prefix(1000), as: UTF8.self))
+                let failure = CollectorAnswer.Failure.parse(data, status: status)
+                return .refused(status: status, code: failure.code, message: failure.message)
             default:
                 return .retry(reason: "HTTP \(status)", retryAfter: retryAfter)
             }

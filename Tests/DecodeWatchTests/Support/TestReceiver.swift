@@ -37,6 +37,12 @@ final class TestReceiver: @unchecked Sendable {
         case hangUp
 
         static let accepted = Reply.status(202, body: #"{"accepted":1,"rejected":[],"duplicate":false}"#)
+
+        /// An error answer with the contract's body, `{"error": {"code": …, "message": …}}`.
+        static func error(_ status: Int, code: String, message: String) -> Reply {
+            let body = try! JSONSerialization.data(withJSONObject: ["error": ["code": code, "message": message]])
+            return .status(status, body: String(decoding: body, as: UTF8.self))
+        }
     }
 
     let port: UInt16
@@ -78,8 +84,6 @@ final class TestReceiver: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { stop() }
-
     /// The collector base URL to configure.
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -101,16 +105,22 @@ final class TestReceiver: @unchecked Sendable {
     }
 
     /// Stops listening: later connections are refused, as if the collector were down.
+    ///
+    /// Only shuts the socket down; the accept thread closes it when its `accept` fails. Closing it here
+    /// would free the descriptor number while that thread may still be about to call `accept` on it (it
+    /// starts asynchronously), and then it would serve a newer socket that got the same number.
     func stop() {
         shutdown(socketFD, Int32(SHUT_RDWR))
-        close(socketFD)
     }
 
+    /// Serves connections until ``stop()``; the thread keeps the receiver alive until then, so there is
+    /// no `deinit` that could close the descriptor a second time.
     private func acceptLoop() {
         while true {
             let client = accept(socketFD, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                close(socketFD)
                 return
             }
             handle(client)

@@ -28,6 +28,38 @@ enum TestReporter {
     }
 }
 
+/// Collects a reporter's events, to check what an app developer would see.
+final class EventRecorder: Sendable {
+    /// The fields of a ``ReporterEvent/batchRefused(batchID:status:code:message:retryIn:)``.
+    struct Refusal: Equatable {
+        let batchID: String
+        let status: Int
+        let code: String?
+        let message: String
+        let retryIn: TimeInterval
+    }
+
+    private let events = Locked<[ReporterEvent]>([])
+
+    /// Every event so far, in order.
+    var all: [ReporterEvent] { events.withLock { $0 } }
+
+    /// The refusals so far, in order.
+    var refusals: [Refusal] {
+        all.compactMap {
+            guard case .batchRefused(let batchID, let status, let code, let message, let retryIn) = $0 else {
+                return nil
+            }
+            return Refusal(batchID: batchID, status: status, code: code, message: message, retryIn: retryIn)
+        }
+    }
+
+    /// The hook to put in ``ReporterConfiguration/onEvent``.
+    func record(_ event: ReporterEvent) {
+        events.withLock { $0.append(event) }
+    }
+}
+
 extension JSONDecoder {
     /// A decoder carrying a context by hand, the way an app without the convenience would.
     func watching(_ endpoint: String, _ reporter: Reporter, root: Any.Type? = nil) -> JSONDecoder {
