@@ -14,7 +14,7 @@ enum IngestBody {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxCompressedBytes {
             throw tooLarge(limits)
         }
-        let buffer = try await collect(request.body, upTo: limits.maxCompressedBytes, timeout: timeout, limits: limits)
+        let buffer = try await collect(request.body, limits: limits, timeout: timeout)
         let data = Data(buffer.readableBytesView)
         guard let format else { return data }
         do {
@@ -30,12 +30,10 @@ enum IngestBody {
 
     /// Reads the whole body, or fails with 408 when it does not arrive in time, 413 when it is too
     /// large, and 400 when its HTTP framing is broken (a wrong Content-Length, bad chunk sizes).
-    private static func collect(
-        _ body: RequestBody, upTo maxBytes: Int, timeout: Duration, limits: IngestLimits
-    ) async throws -> ByteBuffer {
+    private static func collect(_ body: RequestBody, limits: IngestLimits, timeout: Duration) async throws -> ByteBuffer {
         do {
             return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask { try await body.collect(upTo: maxBytes) }
+                group.addTask { try await body.collect(upTo: limits.maxCompressedBytes) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     return nil
