@@ -78,10 +78,10 @@ enum Capture {
     /// Reports a value the app does not know, such as a new enum case.
     static func unknownValue(_ rawValue: some Any, in decoder: any Decoder, wrapping wrapped: Any.Type) {
         guard let context = context(of: decoder) else { return }
-        let shown = Redactor.looksSensitive("\(rawValue)") ? Redactor.placeholder : "\(rawValue)"
+        // The value is redacted with the rest of the message in `submitText`.
         let failure = DecodeFailure(
             path: CodingPath.elements(decoder.codingPath), kind: .unknownValue, expected: TypeName.of(wrapped),
-            message: "Unknown \(TypeName.of(wrapped)) value \(shown)")
+            message: "Unknown \(TypeName.of(wrapped)) value \(rawValue)")
         submit(failure, context: context, wrapping: wrapped) {
             try? decoder.singleValueContainer().decode(JSONValue.self)
         }
@@ -93,9 +93,10 @@ enum Capture {
         let redactor = context.reporter.configuration.redactor
         submitText(failure, context: context, wrapping: rootType) {
             guard let root = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-                // Not JSON at all: show the start of it, redacted as text.
-                let text = redactor.redact(String(decoding: data.prefix(snippetLimit), as: UTF8.self))
-                return JSONValue.string(text).jsonText(limit: snippetLimit + 64).utf8Prefix(snippetLimit)
+                // Not JSON at all (an HTML error page, plain text): its start, redacted as text before
+                // it is cut (e-mail addresses and tokens included), shown as a JSON string.
+                let text = redactor.redactText(utf8: data, maxBytes: snippetLimit)
+                return JSONValue.string(text).jsonText(limit: snippetLimit)
             }
             // The object around the failing value: for a missing key, the object that lacks it.
             let around = root.value(at: failure.path.dropLast()) ?? root
@@ -121,7 +122,8 @@ enum Capture {
             type: (context.rootType ?? TypeName.of(wrapped)).truncated(to: typeNameLimit),
             path: Array(failure.path.prefix(pathLimit)), kind: failure.kind,
             expected: failure.expected?.truncated(to: typeNameLimit),
-            message: failure.message.truncated(to: messageLimit))
+            message: context.reporter.configuration.redactor.redactMessage(failure.message, maxCharacters: messageLimit)
+        )
         #if DEBUG
             if context.reporter.configuration.assertOnFailure {
                 assertionFailure(
@@ -141,15 +143,5 @@ extension String {
     /// The first `limit` characters.
     func truncated(to limit: Int) -> String {
         count <= limit ? self : String(prefix(limit))
-    }
-
-    /// The longest prefix of at most `limit` UTF-8 bytes that ends on a character boundary.
-    func utf8Prefix(_ limit: Int) -> String {
-        guard utf8.count > limit else { return self }
-        let bytes = Array(utf8.prefix(limit + 1))
-        var end = limit
-        // Step back over UTF-8 continuation bytes (10xxxxxx) so the cut falls between characters.
-        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 }

@@ -70,7 +70,8 @@ extension JSONValue {
         case .array(let array):
             return .array(array.map { $0.redacted(by: redactor) })
         case .string(let text):
-            return Redactor.looksSensitive(text) ? .string(Redactor.placeholder) : self
+            // No more than a snippet's worth of a string is ever shown, so no more is redacted.
+            return .string(redactor.redactText(utf8: text.utf8, maxBytes: Capture.snippetLimit))
         case .integer(let number):
             // Card numbers are sometimes sent as JSON numbers.
             let text = String(number)
@@ -85,84 +86,25 @@ extension JSONValue {
     /// Writing stops as soon as the limit is passed, so the cost is bounded by the limit, not by the
     /// size of the value.
     func jsonText(limit: Int) -> String {
-        var writer = JSONTextWriter(limit: limit)
-        writer.write(self)
-        return writer.result
-    }
-}
-
-/// Writes JSON text into a byte buffer until a limit is passed.
-private struct JSONTextWriter {
-    let limit: Int
-    var bytes: [UInt8] = []
-
-    init(limit: Int) {
-        self.limit = limit
-        bytes.reserveCapacity(min(limit + 16, 4096))
+        var buffer = JSONTextBuffer(limit: limit)
+        write(into: &buffer)
+        return buffer.result
     }
 
-    var full: Bool { bytes.count > limit }
-
-    var result: String {
-        guard bytes.count > limit else { return String(decoding: bytes, as: UTF8.self) }
-        // Cut on a UTF-8 boundary: drop continuation bytes (10xxxxxx) at the cut.
-        var end = limit
-        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self)
-    }
-
-    mutating func write(_ value: JSONValue) {
-        if full { return }
-        switch value {
-        case .null: append("null")
-        case .bool(let flag): append(flag ? "true" : "false")
-        case .integer(let number): append(String(number))
+    private func write(into buffer: inout JSONTextBuffer) {
+        if buffer.full { return }
+        switch self {
+        case .null: buffer.append("null")
+        case .bool(let flag): buffer.append(flag ? "true" : "false")
+        case .integer(let number): buffer.append(String(number))
         case .number(let number):
-            append(
+            buffer.append(
                 number.isFinite
                     ? (number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)") : "null")
-        case .string(let text): writeString(text)
-        case .array(let array):
-            bytes.append(UInt8(ascii: "["))
-            for (offset, element) in array.enumerated() {
-                if full { return }
-                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element)
-            }
-            bytes.append(UInt8(ascii: "]"))
+        case .string(let text): buffer.writeString(text)
+        case .array(let array): buffer.writeArray(array) { buffer, element in element.write(into: &buffer) }
         case .object(let object):
-            bytes.append(UInt8(ascii: "{"))
-            for (offset, key) in object.keys.sorted().enumerated() {
-                if full { return }
-                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(key)
-                bytes.append(UInt8(ascii: ":"))
-                write(object[key]!)
-            }
-            bytes.append(UInt8(ascii: "}"))
+            buffer.writeObject(keys: object.keys.sorted()) { buffer, key in object[key]!.write(into: &buffer) }
         }
-    }
-
-    private mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    private mutating func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: bytes.append(byte)
-            }
-            if full { return }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
