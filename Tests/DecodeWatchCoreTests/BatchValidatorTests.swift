@@ -94,17 +94,17 @@ struct BatchValidatorTests {
         #expect(result.accepted.first?.report.occurredAt == received)
     }
 
-    @Test("snippets are cut at 2048 bytes without splitting a character; messages at 1000 characters")
+    @Test("kept snippets are cut at 2048 bytes without splitting a character; messages at 1000 characters")
     func truncation() throws {
         let snippet = String(repeating: "é", count: 1500)  // 3000 bytes
         let result = try validate(
             batch(
                 #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":"\#(snippet)","message":"\#(String(repeating: "m", count: 1200))"}"#
             ))
-        let report = try #require(result.accepted.first?.report)
-        #expect(report.snippet?.utf8.count == 2048)
-        #expect(report.snippet?.allSatisfy { $0 == "é" } == true)
-        #expect(report.message?.count == 1000)
+        let sample = try #require(BatchAggregate(result, redactor: Redactor()).groups.first?.sample)
+        #expect(sample.snippet?.utf8.count == 2048)
+        #expect(sample.snippet?.allSatisfy { $0 == "é" } == true)
+        #expect(sample.message?.count == 1000)
     }
 
     @Test(

@@ -236,3 +236,59 @@ struct HostileInputTests {
         }
     }
 }
+
+@Suite("Redaction before storing (SPEC §7)")
+struct StoredRedactionTests {
+    /// Stores one report and returns the sample the summary shows.
+    static func storedSample(
+        snippet: String, message: String = "x", configuration: ServerConfiguration = ServerConfiguration()
+    ) async throws -> Sample? {
+        try await TestCollector.run(configuration) { collector in
+            let answer = try await collector.ingest(
+                Batches.batch(
+                    reports: [Batches.report(snippet: snippet)].map {
+                        var report = $0
+                        report["message"] = message
+                        return report
+                    }))
+            #expect(answer.status == 202)
+            return try await collector.fields("since=1d").fields.first?.sample
+        }
+    }
+
+    @Test("a snippet over 2 KiB is redacted before it is cut, so keys on either side of the cut are caught")
+    func redactedBeforeCut() async throws {
+        let filler = String(repeating: "a", count: 2100)
+        let snippet =
+            #"{"api_key": "sk_live_abcdef123456", "body": "\#(filler)", "card_number": "4111 1111 1111 1111"}"#
+        let sample = try #require(try await Self.storedSample(snippet: snippet)?.snippet)
+        #expect(sample.utf8.count <= 2048)
+        #expect(!sample.contains("sk_live_abcdef123456"))
+        #expect(!sample.contains("4111"))
+        #expect(sample.contains("<redacted>"))
+    }
+
+    @Test("messages are redacted too, and an operator's --redact-key is honoured")
+    func messagesAndOperatorKeys() async throws {
+        var configuration = ServerConfiguration()
+        configuration.sensitiveKeys += ["loyalty_id"]
+        let sample = try #require(
+            try await Self.storedSample(
+                snippet: #"{"loyaltyId": "LY-99812", "title": "ok"}"#,
+                message: "Expected String but found jane.doe@example.com at Authorization: Bearer abc.def.ghi",
+                configuration: configuration))
+        #expect(sample.snippet?.contains("LY-99812") == false)
+        #expect(sample.snippet?.contains("\"title\":\"ok\"") == true)
+        #expect(sample.message?.contains("jane.doe@example.com") == false)
+        #expect(sample.message?.contains("abc.def.ghi") == false)
+    }
+
+    @Test("a snippet that is not JSON (an HTML error page) is redacted as text")
+    func htmlSnippet() async throws {
+        let html =
+            "<html><body>Contact admin@example.org, session token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl</body></html>"
+        let sample = try #require(try await Self.storedSample(snippet: html)?.snippet)
+        #expect(!sample.contains("admin@example.org"))
+        #expect(!sample.contains("eyJhbGciOiJIUzI1NiJ9"))
+    }
+}

@@ -23,7 +23,8 @@ struct KeyedCollectorTests {
         let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         let secret = CredentialSecret(kind: .ingest)
         try await collector.store.insertCredential(
-            Credential(id: CredentialSecret.makeID(kind: .ingest), kind: .ingest, app: "com.example.octo", createdAt: Date()),
+            Credential(
+                id: CredentialSecret.makeID(kind: .ingest), kind: .ingest, app: "com.example.octo", createdAt: Date()),
             secretHash: secret.hash)
         try await collector.start()
         defer { Task { await collector.stop() } }

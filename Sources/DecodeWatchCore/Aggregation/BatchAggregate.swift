@@ -30,7 +30,8 @@ public struct BatchAggregate: Sendable {
     /// Folds a validated batch.
     /// - Parameters:
     ///   - batch: the validated batch.
-    ///   - redactor: applied to the one snippet kept per group.
+    ///   - redactor: applied to the one sample kept per group, before its snippet and message are cut to
+    ///     their limits, so a secret cut in half is still caught and no work is spent on the others.
     public init(_ batch: ValidatedBatch, redactor: Redactor) {
         self.batchID = batch.batchID
         self.appID = batch.app.id
@@ -63,7 +64,12 @@ public struct BatchAggregate: Sendable {
         }
         self.groups = order.map { key in
             var delta = deltas[key]!
-            delta.sample.snippet = delta.sample.snippet.map(redactor.redact)
+            delta.sample.snippet = delta.sample.snippet.map {
+                redactor.redactSnippet($0, maxBytes: IngestLimits.Field.snippetBytes)
+            }
+            delta.sample.message = delta.sample.message.map {
+                redactor.redactMessage($0, maxCharacters: IngestLimits.Field.message)
+            }
             return delta
         }
     }

@@ -174,23 +174,8 @@ public struct BatchValidator: Sendable {
         if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) {
             report.occurredAt = receivedAt
         }
-        if let message = report.message, message.count > IngestLimits.Field.message {
-            report.message = String(message.prefix(IngestLimits.Field.message))
-        }
-        if let snippet = report.snippet, snippet.utf8.count > IngestLimits.Field.snippetBytes {
-            report.snippet = Self.truncate(snippet, toUTF8Bytes: IngestLimits.Field.snippetBytes)
-        }
         let key = GroupKey(app: app, endpoint: endpoint, path: PathRenderer.render(report.path), kind: report.kind)
         return .success(AcceptedReport(report: report, key: key))
-    }
-
-    /// Cuts a string to at most `limit` UTF-8 bytes without splitting a character.
-    static func truncate(_ text: String, toUTF8Bytes limit: Int) -> String {
-        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
-        while !text.utf8[end...].isEmpty, (text.utf8[end] & 0xC0) == 0x80 {
-            end = text.utf8.index(before: end)
-        }
-        return String(text[..<end])
     }
 
     private static func message(for error: any Error) -> Problem {

@@ -30,7 +30,8 @@ enum IngestBody {
 
     /// Reads the whole body, or fails with 408 when it does not arrive in time, 413 when it is too
     /// large, and 400 when its HTTP framing is broken (a wrong Content-Length, bad chunk sizes).
-    private static func collect(_ body: RequestBody, limits: IngestLimits, timeout: Duration) async throws -> ByteBuffer {
+    private static func collect(_ body: RequestBody, limits: IngestLimits, timeout: Duration) async throws -> ByteBuffer
+    {
         do {
             return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
                 group.addTask { try await body.collect(upTo: limits.maxCompressedBytes) }

@@ -38,6 +38,10 @@ extension DecodeWatchCommand {
         @Option(help: "Connections open at once; more wait in the listen backlog.") var maxConnections = 1024
         @Flag(help: "Require a read token for /metrics too (once a read token exists).")
         var metricsRequireToken = false
+        @Option(
+            name: .customLong("redact-key"),
+            help: "A key whose values are redacted from snippets and messages, added to the defaults (repeatable).")
+        var redactKeys: [String] = []
         @Option(help: "Send the digest of each period of this length (e.g. 24h, aligned on UTC) to --digest-webhook.")
         var digestEvery: String?
         @Option(help: "Slack-compatible webhook URL the scheduled digest is posted to, once per period.")
@@ -74,9 +78,9 @@ extension DecodeWatchCommand {
             limits.maxReports = maxReports
             let configuration = ServerConfiguration(
                 host: host, port: port, limits: limits, routeTemplates: routes.compactMap(RouteTemplate.init),
-                maxConcurrentIngests: maxConcurrentIngests, appBatchesPerMinute: appBatchesPerMinute,
-                readTimeout: .seconds(readTimeout), maxConnections: maxConnections,
-                metricsRequireToken: metricsRequireToken)
+                sensitiveKeys: Redactor.defaultSensitiveKeys + redactKeys, maxConcurrentIngests: maxConcurrentIngests,
+                appBatchesPerMinute: appBatchesPerMinute, readTimeout: .seconds(readTimeout),
+                maxConnections: maxConnections, metricsRequireToken: metricsRequireToken)
             try await checkAccessMode(reportStore, logger: logger)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
