@@ -41,14 +41,33 @@ import Testing
 @Suite struct DigestPeriodTests {
     let now = RFC3339.date(from: "2026-11-21T10:17:42Z")!
 
-    @Test("the default period is the 24 hours ending at the start of the current hour")
+    @Test("the default period is the last whole UTC day")
     func defaultPeriod() throws {
         let period = try DigestPeriod.parse(since: nil, now: now)
-        #expect(RFC3339.string(from: period.since) == "2026-11-20T10:00:00Z")
-        #expect(RFC3339.string(from: period.until) == "2026-11-21T10:00:00Z")
-        #expect(RFC3339.string(from: period.previous.since) == "2026-11-19T10:00:00Z")
+        #expect(RFC3339.string(from: period.since) == "2026-11-20T00:00:00Z")
+        #expect(RFC3339.string(from: period.until) == "2026-11-21T00:00:00Z")
+        #expect(RFC3339.string(from: period.previous.since) == "2026-11-19T00:00:00Z")
         #expect(period.previous.until == period.since)
         #expect(period.hours == 24)
+    }
+
+    @Test("an hourly cron computes one daily period all day long, so each day's digest is sent once")
+    func hourlyCronOneDailyPeriod() throws {
+        let midnight = RFC3339.date(from: "2026-11-21T00:00:00Z")!
+        let periods = Set(
+            (0..<24).map { hour in DigestPeriod.ending(at: midnight.addingTimeInterval(Double(hour) * 3600 + 300)) })
+        #expect(periods.count == 1)
+        #expect(RFC3339.string(from: periods.first!.until) == "2026-11-21T00:00:00Z")
+        let nextDay = DigestPeriod.ending(at: midnight.addingTimeInterval(86_400 + 300))
+        #expect(nextDay.since == periods.first!.until)
+        #expect(try DigestPeriod.parse(since: "7d", now: now).until == periods.first!.until)
+    }
+
+    @Test("periods of hours end on the hour")
+    func hourPeriods() throws {
+        let period = try DigestPeriod.parse(since: "6h", now: now)
+        #expect(RFC3339.string(from: period.until) == "2026-11-21T10:00:00Z")
+        #expect(period.hours == 6)
     }
 
     @Test("two runs inside the same hour compute the same period")

@@ -2,8 +2,10 @@ import Foundation
 
 /// The span of time a digest covers, on whole UTC hours, and the span of the same length before it.
 ///
-/// Periods end on the hour so that every run inside the same hour (cron jitter, several replicas)
-/// computes the same period, which is what makes "one digest per period" checkable.
+/// Periods end on a boundary so that every run between two boundaries (cron jitter, an hourly cron,
+/// several replicas) computes the same period, which is what makes "one digest per period" checkable.
+/// Periods of whole days end at midnight UTC: a daily digest run from an hourly cron is sent once a
+/// day, not 24 times for 24 overlapping days. Other periods end on the hour.
 public struct DigestPeriod: Codable, Sendable, Hashable {
     /// Start of the period, inclusive, on an hour.
     @RFC3339Coded public var since: Date
@@ -22,21 +24,24 @@ public struct DigestPeriod: Codable, Sendable, Hashable {
         self.until = Hour.start(of: Hour.ceilingIndex(of: until))
     }
 
-    /// The period of `length` that ends at the start of the hour containing `now`.
+    /// The period of `length` that ends at the last boundary before `now`: midnight UTC for whole
+    /// days, else the start of the hour.
     /// - Parameters:
     ///   - now: the time of the run.
     ///   - length: the period length; rounded up to whole hours, at least one hour.
-    /// - Returns: `[end − length, end)` with `end` = the hour containing `now`.
+    /// - Returns: `[end − length, end)`.
     public static func ending(at now: Date, length: TimeInterval = defaultLength) -> DigestPeriod {
-        let end = Hour.index(of: now)
         let hours = max(1, Int64((length / 3600).rounded(.up)))
+        var end = Hour.index(of: now)
+        if hours % 24 == 0 { end -= ((end % 24) + 24) % 24 }
         return DigestPeriod(since: Hour.start(of: end - hours), until: Hour.start(of: end))
     }
 
     /// Parses the `--since` of `decodewatch digest`.
     /// - Parameters:
-    ///   - since: a duration (`24h`, `7d`) or an RFC 3339 time; `nil` means 24 hours.
-    ///   - now: the time of the run; the period ends at the start of its hour.
+    ///   - since: a duration (`24h`, `7d`) or an RFC 3339 time; `nil` means the last whole UTC day.
+    ///   - now: the time of the run; a duration's period ends at the last boundary (``ending(at:length:)``),
+    ///     an RFC 3339 start's at the start of the hour.
     /// - Throws: ``QueryError`` when `since` cannot be read or leaves an empty period.
     public static func parse(since: String?, now: Date) throws(QueryError) -> DigestPeriod {
         guard let since else { return ending(at: now) }

@@ -10,14 +10,14 @@ extension DecodeWatchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Summarize a period: new, regressed, growing and fading breaking fields, per endpoint.",
             discussion: """
-                The period ends at the start of the current hour and is compared with the period of the \
-                same length before it. The digest goes to standard output, unless --output or --webhook \
+                A period of whole days (the default 24h, 7d) ends at the last midnight UTC, other periods at \
+                the start of the current hour; each is compared with the period of the same length before it. The digest goes to standard output, unless --output or --webhook \
                 is given. A webhook receives Slack-compatible {"text": …} and gets each period at most \
                 once, even when several processes run the digest: run it from cron as often as you like.
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Option(help: "Period length (24h, 7d) or RFC 3339 start. Default: 24h ending at the start of this hour.")
+        @Option(help: "Period length (24h, 7d) or RFC 3339 start. Default: the last whole UTC day.")
         var since: String?
         @Option(help: "Output format: markdown, html or json.") var format: DigestFormat = .markdown
         @Option(help: "Write the digest to this file instead of standard output.") var output: String?
