@@ -7,9 +7,13 @@ import Logging
 ///
 /// Each batch is one write transaction of upserts into hourly rollups; readers never block it.
 /// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored.
-public final class SQLiteReportStore: ReportStore {
+/// What it stores and how it answers is shared with PostgreSQL (``SQLStore``); this type only opens
+/// the file, migrates it and runs statements.
+public final class SQLiteReportStore: SQLStore {
     let pool: DatabasePool
     private let logger: Logger
+
+    package var dialect: SQLDialect { .sqlite }
 
     /// Opens (creating if needed) and migrates a database file.
     /// - Parameters:
@@ -34,40 +38,45 @@ public final class SQLiteReportStore: ReportStore {
         }
     }
 
-    public func ingest(_ batch: BatchAggregate) async throws -> IngestOutcome {
-        try await write { db in try Self.ingest(batch, into: db) }
-    }
-
-    public func resolve(group: String, at date: Date) async throws {
-        let changed = try await write { db in
-            try db.execute(
-                sql: "UPDATE groups SET state = 'resolved', resolved_at = ? WHERE group_id = ?",
-                arguments: [date.milliseconds, group])
-            return db.changesCount
+    package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+        @Sendable func run(_ db: Database) throws -> Result {
+            var step = step
+            while true {
+                switch step {
+                case .done(let result): return result
+                case .run(let statement, let then): step = try then(try Self.records(statement, in: db))
+                }
+            }
         }
-        guard changed > 0 else {
-            throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
-        }
-    }
-
-    public func checkReadiness() async throws {
-        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
-    }
-
-    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do {
-            return try await pool.write(body)
+            switch access {
+            case .read: return try await pool.read(run)
+            case .write: return try await pool.write(run)
+            }
         } catch let error as DatabaseError {
-            logger.error("SQLite write failed", metadata: ["error": "\(error)"])
-            throw StoreError(.unavailable, "The SQLite database cannot commit: \(Self.describe(error)).")
+            if access == .write { logger.error("SQLite write failed", metadata: ["error": "\(error)"]) }
+            let doing = access == .write ? "cannot commit" : "cannot be read"
+            throw StoreError(.unavailable, "The SQLite database \(doing): \(Self.describe(error)).")
         }
     }
 
-    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        do {
-            return try await pool.read(body)
-        } catch let error as DatabaseError {
-            throw StoreError(.unavailable, "The SQLite database cannot be read: \(Self.describe(error)).")
+    /// Runs one statement and reads its rows into backend-neutral records.
+    private static func records(_ statement: SQLStatement, in db: Database) throws -> [SQLRecord] {
+        let prepared = try db.makeStatement(sql: statement.sql)
+        prepared.arguments = StatementArguments(statement.arguments.map(\.databaseValue))
+        let columns = Dictionary(uniqueKeysWithValues: prepared.columnNames.enumerated().map { ($1, $0) })
+        return try Row.fetchAll(prepared).map { row in
+            SQLRecord(
+                columns: columns,
+                values: try (0..<row.count).map { index in
+                    let value: DatabaseValue = row[index]
+                    switch value.storage {
+                    case .null: return .null
+                    case .int64(let integer): return .integer(integer)
+                    case .string(let text): return .text(text)
+                    case .double, .blob: throw StoreError.unexpectedValue(prepared.columnNames[index])
+                    }
+                })
         }
     }
 
@@ -77,11 +86,12 @@ public final class SQLiteReportStore: ReportStore {
     }
 }
 
-extension Date {
-    /// Milliseconds since 1970, the time unit of both databases.
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+extension SQLValue {
+    fileprivate var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let integer): return integer.databaseValue
+        case .text(let text): return text.databaseValue
+        }
     }
 }

@@ -1,0 +1,5 @@
+/// Everything the collector and its commands need from storage: reports, credentials and digests.
+///
+/// One name for the composition so that the server, the commands and the tests never reach a backend
+/// through runtime casts; ``SQLiteReportStore`` and `PostgresReportStore` both conform.
+public typealias CollectorStore = ReportStore & CredentialStore & DigestStore

@@ -1,0 +1,51 @@
+/// The few spellings in which SQLite and PostgreSQL differ; every statement is written once and
+/// asks its dialect for these.
+package enum SQLDialect: Sendable {
+    /// SQLite 3.35 or later (for `RETURNING`).
+    case sqlite
+    /// PostgreSQL 12 or later.
+    case postgres
+
+    /// The bound parameter at a 1-based position: `?1` or `$1`.
+    package func parameter(_ position: Int) -> String {
+        switch self {
+        case .sqlite: return "?\(position)"
+        case .postgres: return "$\(position)"
+        }
+    }
+
+    /// The parameters at `count` consecutive positions from `first`, comma-separated, for `IN (…)`
+    /// and multi-row `VALUES`.
+    package func parameters(from first: Int, count: Int) -> String {
+        (first..<first + count).map(parameter).joined(separator: ", ")
+    }
+
+    /// The smaller of two values: SQLite's two-argument `MIN` is PostgreSQL's `LEAST`.
+    package func least(_ a: String, _ b: String) -> String {
+        "\(self == .sqlite ? "MIN" : "LEAST")(\(a), \(b))"
+    }
+
+    /// The larger of two values: SQLite's two-argument `MAX` is PostgreSQL's `GREATEST`.
+    package func greatest(_ a: String, _ b: String) -> String {
+        "\(self == .sqlite ? "MAX" : "GREATEST")(\(a), \(b))"
+    }
+
+    /// The sum of a count column that never fails and never exceeds ``StoredCount/maxSum``.
+    ///
+    /// SQLite's `SUM` raises an error on 64-bit overflow and `TOTAL` never does; PostgreSQL sums
+    /// `BIGINT` as `NUMERIC`, which cannot overflow. Capping keeps every sum exact and convertible to `Int`,
+    /// and an empty sum is 0 in both.
+    /// - Parameter column: the column or expression to sum.
+    package func cappedSum(_ column: String) -> String {
+        switch self {
+        case .sqlite: return "CAST(MIN(TOTAL(\(column)), \(StoredCount.maxSum)) AS INTEGER)"
+        case .postgres: return "CAST(LEAST(COALESCE(SUM(\(column)), 0), \(StoredCount.maxSum)) AS BIGINT)"
+        }
+    }
+
+    /// Appended to a `SELECT` whose rows an `UPDATE` then changes: PostgreSQL locks them in the
+    /// select's order (so writers never deadlock); SQLite has one writer and no row locks.
+    package var lockingClause: String {
+        self == .postgres ? " FOR UPDATE" : ""
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+extension SQLStore {
+    public func insertCredential(_ credential: Credential, secretHash: String) async throws {
+        let statement = SQLStatement(
+            """
+            INSERT INTO credentials (credential_id, kind, app_id, name, secret_hash, created_at)
+            VALUES (\(dialect.parameters(from: 1, count: 6)))
+            """,
+            [
+                .text(credential.id), .text(credential.kind.rawValue), SQLValue(credential.app),
+                SQLValue(credential.name), .text(secretHash), SQLValue(credential.createdAt),
+            ])
+        try await perform(.fetch(statement) { _ in }, access: .write)
+    }
+
+    public func credential(secretHash: String) async throws -> Credential? {
+        let statement = Credential.select(where: "secret_hash = \(dialect.parameter(1))", [.text(secretHash)])
+        return try await perform(.fetch(statement) { try $0.first.map(Credential.init) }, access: .read)
+    }
+
+    public func credentials(kind: CredentialKind) async throws -> [Credential] {
+        let statement = Credential.select(
+            where: "kind = \(dialect.parameter(1)) ORDER BY created_at, credential_id", [.text(kind.rawValue)])
+        return try await perform(.fetch(statement) { try $0.map(Credential.init) }, access: .read)
+    }
+
+    public func revokeCredential(id: String, kind: CredentialKind, at date: Date) async throws {
+        let p = dialect.parameter
+        let statement = SQLStatement(
+            """
+            UPDATE credentials SET revoked_at = COALESCE(revoked_at, \(p(1)))
+            WHERE credential_id = \(p(2)) AND kind = \(p(3)) RETURNING credential_id
+            """,
+            [SQLValue(date), .text(id), .text(kind.rawValue)])
+        guard try await perform(.fetch(statement) { $0.count }, access: .write) > 0 else {
+            let list = kind == .ingest ? "decodewatch keys list" : "decodewatch tokens list"
+            throw StoreError(
+                .notFound, "No \(kind == .ingest ? "ingest key" : "read token") has the id '\(id)'; see `\(list)`.")
+        }
+    }
+
+    public func recordCredentialUse(id: String, at date: Date) async throws {
+        let statement = SQLStatement(
+            """
+            UPDATE credentials SET last_used_at = \(dialect.greatest("COALESCE(last_used_at, 0)", dialect.parameter(1)))
+            WHERE credential_id = \(dialect.parameter(2))
+            """,
+            [SQLValue(date), .text(id)])
+        try await perform(.fetch(statement) { _ in }, access: .write)
+    }
+
+    public func hasCredentials(kind: CredentialKind) async throws -> Bool {
+        let statement = SQLStatement(
+            "SELECT 1 AS found FROM credentials WHERE kind = \(dialect.parameter(1)) LIMIT 1", [.text(kind.rawValue)])
+        return try await perform(.fetch(statement) { !$0.isEmpty }, access: .read)
+    }
+}
+
+extension Credential {
+    /// Reads the credentials matching a condition (which may end in `ORDER BY`).
+    fileprivate static func select(where condition: String, _ arguments: [SQLValue]) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT credential_id, kind, app_id, name, created_at, last_used_at, revoked_at FROM credentials
+            WHERE \(condition)
+            """,
+            arguments)
+    }
+
+    /// A `credentials` row.
+    fileprivate init(_ row: SQLRecord) throws {
+        self.init(
+            id: try row.text("credential_id"), kind: CredentialKind(rawValue: try row.text("kind")) ?? .read,
+            app: try row.optionalText("app_id"), name: try row.optionalText("name"),
+            createdAt: try row.date("created_at"),
+            lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
+    }
+}

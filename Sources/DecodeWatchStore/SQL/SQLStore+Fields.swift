@@ -1,0 +1,169 @@
+import DecodeWatchCore
+import Foundation
+
+extension SQLStore {
+    public func fields(_ query: FieldsQuery) async throws -> FieldsSummary {
+        let reader = FieldsReader(query: query, dialect: dialect)
+        let step = SQLStep<FieldsSummary>.run(reader.groups) { groups in
+            guard !groups.isEmpty else {
+                return .done(FieldsSummary(since: query.since, until: query.until, fields: []))
+            }
+            let facts = try reader.facts(of: groups)
+            return try .runAll(facts.statements) { results in .done(try facts.summary(results)) }
+        }
+        return try await perform(step, access: .read)
+    }
+}
+
+/// The statements of the breaking-fields summary (SPEC §3) and how their rows become one.
+///
+/// The first statement picks the page of groups from the hourly rollups; the others read the
+/// window's versions, expected types, installs and decode counts of that page only.
+struct FieldsReader {
+    let query: FieldsQuery
+    let dialect: SQLDialect
+    /// The first and the first excluded hour index of the window.
+    let hours: (from: Int64, to: Int64)
+
+    init(query: FieldsQuery, dialect: SQLDialect) {
+        self.query = query
+        self.dialect = dialect
+        hours = (Hour.index(of: query.since), Hour.ceilingIndex(of: query.until))
+    }
+
+    /// The groups with failures in the window, most failures first.
+    var groups: SQLStatement {
+        var arguments: [SQLValue] = [.integer(hours.from), .integer(hours.to)]
+        var filters = ""
+        for (column, value) in [("app_id", query.app), ("endpoint", query.endpoint), ("kind", query.kind?.rawValue)] {
+            guard let value else { continue }
+            arguments.append(.text(value))
+            filters += " AND g.\(column) = \(dialect.parameter(arguments.count))"
+        }
+        arguments.append(.integer(Int64(query.limit)))
+        return SQLStatement(
+            """
+            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.sample_snippet,
+                   g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at, g.regressed_version,
+                   \(dialect.cappedSum("h.count")) AS total
+            FROM group_hours h JOIN groups g ON g.group_id = h.group_id
+            WHERE h.hour >= \(dialect.parameter(1)) AND h.hour < \(dialect.parameter(2))\(filters)
+            GROUP BY g.group_id
+            ORDER BY total DESC, g.group_id ASC
+            LIMIT \(dialect.parameter(arguments.count))
+            """,
+            arguments)
+    }
+
+    /// The statements reading what the summary says about a page of groups.
+    /// - Parameter groups: the rows of ``groups``.
+    func facts(of groups: [SQLRecord]) throws -> WindowFacts {
+        let ids = try groups.map { try $0.text("group_id") }
+        let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
+        let window: [SQLValue] = [.integer(hours.from), .integer(hours.to)]
+        let inWindow = "hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2))"
+        let pageOf = "group_id IN (\(dialect.parameters(from: 3, count: ids.count)))"
+        let page = window + ids.map(SQLValue.text)
+        func sums(_ table: String, _ column: String) -> SQLStatement {
+            SQLStatement(
+                """
+                SELECT group_id, \(column) AS value, \(dialect.cappedSum("count")) AS total FROM \(table)
+                WHERE \(pageOf) AND \(inWindow)
+                GROUP BY group_id, \(column)
+                """,
+                page)
+        }
+        return WindowFacts(
+            query: query, groups: groups,
+            statements: [
+                sums("group_hour_versions", "version"),
+                sums("group_hour_expected", "expected"),
+                SQLStatement(
+                    """
+                    SELECT group_id, COUNT(DISTINCT install_hash) AS installs FROM group_hour_installs
+                    WHERE \(pageOf) AND \(inWindow)
+                    GROUP BY group_id
+                    """,
+                    page),
+                SQLStatement(
+                    """
+                    SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total FROM endpoint_hours
+                    WHERE app_id IN (\(dialect.parameters(from: 3, count: apps.count))) AND \(inWindow)
+                    GROUP BY app_id, endpoint
+                    """,
+                    window + apps.map(SQLValue.text)),
+            ])
+    }
+}
+
+/// Per-group facts of a window for a page of groups, and the summary they make.
+struct WindowFacts {
+    let query: FieldsQuery
+    let groups: [SQLRecord]
+    /// Versions, expected types, installs and decodes, in this order.
+    let statements: [SQLStatement]
+
+    /// The summary, from the rows of ``statements``.
+    func summary(_ results: [[SQLRecord]]) throws -> FieldsSummary {
+        let versions = try Self.sums(results[0])
+        let expected = try Self.sums(results[1])
+        var installs: [String: Int] = [:]
+        for row in results[2] { installs[try row.text("group_id")] = try row.count("installs") }
+        var decodes: [AppEndpoint: Int] = [:]
+        for row in results[3] {
+            decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] = try row.count(
+                "total")
+        }
+        let fields = try groups.map { row -> FieldSummary in
+            let id = try row.text("group_id")
+            let app = try row.text("app_id")
+            let endpoint = try row.text("endpoint")
+            let count = try row.count("total")
+            let lifecycle = try GroupLifecycle(row)
+            let denominator = decodes[AppEndpoint(app: app, endpoint: endpoint)] ?? 0
+            return FieldSummary(
+                group: id, app: app, endpoint: endpoint, path: try row.text("path"),
+                kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
+                expected: expected[id].flatMap(Self.mostFrequent),
+                count: count, installs: installs[id] ?? 0,
+                rate: denominator > 0 ? Double(count) / Double(denominator) : nil,
+                firstSeen: lifecycle.firstSeen, lastSeen: try row.date("last_seen"),
+                versions: versions[id] ?? [:], status: lifecycle.status(since: query.since),
+                sample: Sample(
+                    snippet: try row.optionalText("sample_snippet"), message: try row.optionalText("sample_message"),
+                    type: try row.optionalText("sample_type")))
+        }
+        return FieldsSummary(since: query.since, until: query.until, fields: fields)
+    }
+
+    /// Sums per group and value, from rows of `group_id, value, total`.
+    private static func sums(_ rows: [SQLRecord]) throws -> [String: [String: Int]] {
+        var result: [String: [String: Int]] = [:]
+        for row in rows {
+            result[try row.text("group_id"), default: [:]][try row.text("value")] = try row.count("total")
+        }
+        return result
+    }
+
+    /// The most frequent value; ties go to the alphabetically first, so answers are stable.
+    static func mostFrequent(_ counts: [String: Int]) -> String? {
+        counts.max { a, b in a.value == b.value ? a.key > b.key : a.value < b.value }?.key
+    }
+}
+
+/// An app and one of its normalized endpoints.
+struct AppEndpoint: Hashable {
+    var app: String
+    var endpoint: String
+}
+
+extension GroupLifecycle {
+    /// The lifecycle columns of a `groups` row.
+    init(_ row: SQLRecord) throws {
+        self.init(
+            state: GroupLifecycle.State(rawValue: try row.text("state")) ?? .open,
+            firstSeen: try row.date("first_seen"), resolvedAt: try row.optionalDate("resolved_at"),
+            regressedAt: try row.optionalDate("regressed_at"),
+            regressedVersion: try row.optionalText("regressed_version"))
+    }
+}

@@ -1,0 +1,41 @@
+import DecodeWatchCore
+import Foundation
+
+/// A store whose behaviour is written once, in SQL that SQLite and PostgreSQL both understand.
+///
+/// Every requirement of ``ReportStore``, ``CredentialStore`` and ``DigestStore`` is implemented in
+/// the extensions of this protocol as chains of ``SQLStep``s; a backend supplies its dialect and
+/// runs a chain inside one transaction. So both backends count, group and claim exactly alike, and
+/// one conformance suite checks the shared logic and each backend's transactions.
+package protocol SQLStore: CollectorStore {
+    /// How this backend spells what the databases spell differently.
+    var dialect: SQLDialect { get }
+
+    /// Runs a chain of steps in one transaction: a consistent snapshot for reads, all or nothing for writes.
+    /// - Parameters:
+    ///   - step: the first step.
+    ///   - access: whether the chain writes.
+    /// - Returns: the chain's result, after the transaction committed.
+    /// - Throws: ``StoreError`` with code `unavailable` when the database cannot answer or commit
+    ///   (nothing was written then), or what a step threw.
+    func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result
+}
+
+extension SQLStore {
+    public func resolve(group: String, at date: Date) async throws {
+        let statement = SQLStatement(
+            """
+            UPDATE groups SET state = 'resolved', resolved_at = \(dialect.parameter(1))
+            WHERE group_id = \(dialect.parameter(2)) RETURNING group_id
+            """,
+            [SQLValue(date), .text(group)])
+        let changed = try await perform(.fetch(statement) { $0.count }, access: .write)
+        guard changed > 0 else {
+            throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
+        }
+    }
+
+    public func checkReadiness() async throws {
+        _ = try await perform(.fetch(SQLStatement("SELECT 1 AS ready")) { $0.count }, access: .read)
+    }
+}
