@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DecodeWatchCore", targets: ["DecodeWatchCore"]),
         .library(name: "DecodeWatchZlib", targets: ["DecodeWatchZlib"]),
         .library(name: "DecodeWatchStore", targets: ["DecodeWatchStore"]),
+        .library(name: "DecodeWatchStorePostgres", targets: ["DecodeWatchStorePostgres"]),
         .library(name: "DecodeWatchServer", targets: ["DecodeWatchServer"]),
         .executable(name: "decodewatch", targets: ["decodewatch"]),
     ],
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "DecodeWatchCore"),
         // The SDK apps import. Foundation and zlib only, so it builds for iOS.
         .target(name: "DecodeWatch", dependencies: ["DecodeWatchCore", "DecodeWatchZlib"]),
-        // Storage: the ReportStore protocol and its SQLite implementation.
+        // Storage: the store protocols, the SQL both databases share, and the SQLite implementation.
         .target(
             name: "DecodeWatchStore",
             dependencies: [
@@ -44,6 +46,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The PostgreSQL implementation of the same protocols, for several collector replicas.
+        .target(
+            name: "DecodeWatchStorePostgres",
+            dependencies: [
+                "DecodeWatchCore",
+                "DecodeWatchStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The collector: buildApplication(configuration:store:), controllers and middleware.
@@ -68,6 +81,7 @@ let package = Package(
                 "DecodeWatchCore",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
+                "DecodeWatchStorePostgres",
                 "DecodeWatchZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -88,7 +102,18 @@ let package = Package(
             dependencies: ["DecodeWatch", "DecodeWatchServer", "DecodeWatchStore"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "DecodeWatchStoreTests", dependencies: ["DecodeWatchStore"]),
+        .testTarget(
+            name: "DecodeWatchStoreTests",
+            dependencies: [
+                "DecodeWatchStore",
+                "DecodeWatchStorePostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "DecodeWatchServerTests",
             dependencies: [

@@ -137,7 +137,7 @@ package enum SQLStep<Result: Sendable>: Sendable {
 
 extension StoreError {
     /// A column held a value of another type than the schema says: a damaged database or a bug.
-    static func unexpectedValue(_ column: String) -> StoreError {
+    package static func unexpectedValue(_ column: String) -> StoreError {
         StoreError(.unavailable, "The database returned an unexpected value in column \(column).")
     }
 }

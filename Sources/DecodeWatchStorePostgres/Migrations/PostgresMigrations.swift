@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered migrations that are never edited once released (add new ones).
+///
+/// Tables and columns mirror SQLite's (``SQLiteMigrations`` in DecodeWatchStore) so that the shared
+/// statements run on both: counts in hourly rollups keyed by group, times as milliseconds since 1970
+/// and hours as hour indexes, all `BIGINT`. `schema_migrations` records what ran.
+enum PostgresMigrations {
+    /// One step of the schema.
+    struct Migration {
+        /// Its number; migrations run in this order, each once.
+        let version: Int64
+        /// What it does.
+        let name: String
+        /// Its statements (the extended protocol runs one statement per query).
+        let statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(
+            version: 1, name: "create_report_tables",
+            statements: [
+                """
+                CREATE TABLE batches (
+                    app_id TEXT NOT NULL,
+                    batch_id TEXT NOT NULL,
+                    received_at BIGINT NOT NULL,
+                    reports BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, batch_id)
+                )
+                """,
+                """
+                CREATE TABLE groups (
+                    group_id TEXT PRIMARY KEY,
+                    app_id TEXT NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    first_seen BIGINT NOT NULL,
+                    last_seen BIGINT NOT NULL,
+                    sample_snippet TEXT,
+                    sample_message TEXT,
+                    sample_type TEXT,
+                    state TEXT NOT NULL DEFAULT 'open',
+                    resolved_at BIGINT,
+                    regressed_at BIGINT,
+                    regressed_version TEXT
+                )
+                """,
+                "CREATE INDEX groups_on_state_last_seen ON groups (state, last_seen)",
+                """
+                CREATE TABLE group_hours (
+                    group_id TEXT NOT NULL,
+                    hour BIGINT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, hour)
+                )
+                """,
+                "CREATE INDEX group_hours_on_hour ON group_hours (hour, group_id) INCLUDE (count)",
+                """
+                CREATE TABLE group_hour_versions (
+                    group_id TEXT NOT NULL,
+                    hour BIGINT NOT NULL,
+                    version TEXT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, hour, version)
+                )
+                """,
+                """
+                CREATE TABLE group_hour_expected (
+                    group_id TEXT NOT NULL,
+                    hour BIGINT NOT NULL,
+                    expected TEXT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, hour, expected)
+                )
+                """,
+                """
+                CREATE TABLE group_hour_installs (
+                    group_id TEXT NOT NULL,
+                    hour BIGINT NOT NULL,
+                    install_hash BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, hour, install_hash)
+                )
+                """,
+                """
+                CREATE TABLE endpoint_hours (
+                    app_id TEXT NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    hour BIGINT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, endpoint, hour)
+                )
+                """,
+            ]),
+        Migration(
+            version: 2, name: "create_digest_runs",
+            statements: [
+                // One row per digest period and destination: the exactly-once record of deliveries.
+                """
+                CREATE TABLE digest_runs (
+                    period_start BIGINT NOT NULL,
+                    period_end BIGINT NOT NULL,
+                    destination TEXT NOT NULL,
+                    claim_token TEXT,
+                    claimed_at BIGINT,
+                    delivered_at BIGINT,
+                    attempts BIGINT NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    PRIMARY KEY (period_start, period_end, destination)
+                )
+                """
+            ]),
+        Migration(
+            version: 3, name: "create_credentials",
+            statements: [
+                // Ingest keys and read tokens; only the SHA-256 of a secret is kept.
+                """
+                CREATE TABLE credentials (
+                    credential_id TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    app_id TEXT,
+                    name TEXT,
+                    secret_hash TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX credentials_on_kind ON credentials (kind, created_at)",
+            ]),
+    ]
+
+    /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,
+    /// so replicas sharing a schema take turns and separate schemas do not wait for each other.
+    static let lockKey: Int32 = 0x4457_6D67
+
+    /// Applies the migrations not applied yet, in one transaction under the advisory lock.
+    /// - Returns: the versions applied.
+    static func migrate(on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(current_schema()))", logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version BIGINT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_at BIGINT NOT NULL
+                )
+                """, logger: logger)
+            var applied = Set<Int64>()
+            for try await version in try await connection.query(
+                "SELECT version FROM schema_migrations", logger: logger
+            ).decode(Int64.self) {
+                applied.insert(version)
+            }
+            var ran: [Int64] = []
+            for migration in all where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+                try await connection.query(
+                    """
+                    INSERT INTO schema_migrations (version, name, applied_at)
+                    VALUES (\(migration.version), \(migration.name), \(now))
+                    """, logger: logger)
+                ran.append(migration.version)
+            }
+            return ran
+        }
+    }
+}

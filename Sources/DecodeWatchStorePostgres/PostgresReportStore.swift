@@ -1,0 +1,205 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// The store for several collector replicas sharing one PostgreSQL (SPEC §5).
+///
+/// It stores and answers exactly like ``SQLiteReportStore`` (the logic is shared, ``SQLStore``): each
+/// batch is one `READ COMMITTED` transaction of additive upserts written in a stable order, so replicas
+/// stay exact and never deadlock; reads run in one `REPEATABLE READ, READ ONLY` snapshot. Connections
+/// come from a `PostgresClient` pool, which only works while ``run()`` runs: add the store to the
+/// `ServiceGroup` (or run it in a task around short work) and graceful shutdown closes the pool.
+/// The schema is migrated on first use, under an advisory lock so that replicas starting together
+/// wait for one another.
+public final class PostgresReportStore: SQLStore, Service {
+    /// Where it connects; never shows the password.
+    public let configuration: PostgresStoreConfiguration
+    private let client: PostgresClient
+    private let logger: Logger
+    /// The logger PostgresNIO gets, at `info` or above: its trace output describes connection set-up in detail.
+    private let driverLogger: Logger
+    private let migrations = MigrationGate()
+
+    package var dialect: SQLDialect { .postgres }
+
+    /// Creates a store; nothing connects until ``run()`` runs and the store is used.
+    /// - Parameters:
+    ///   - configuration: where and how to connect.
+    ///   - logger: where storage events are logged.
+    public init(configuration: PostgresStoreConfiguration, logger: Logger = Logger(label: "decodewatch.store")) {
+        self.configuration = configuration
+        self.logger = logger
+        var driverLogger = logger
+        driverLogger.logLevel = max(logger.logLevel, .info)
+        self.driverLogger = driverLogger
+        var client = PostgresClient.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database,
+            tls: configuration.tls.map { $0.enforced ? .require($0.settings) : .prefer($0.settings) } ?? .disable)
+        client.options.maximumConnections = configuration.poolSize
+        client.options.additionalStartupParameters = configuration.startupParameters
+        self.client = PostgresClient(configuration: client, backgroundLogger: driverLogger)
+    }
+
+    /// Runs the connection pool until the task is cancelled or the service group shuts down gracefully.
+    public func run() async throws {
+        await client.run()
+    }
+
+    package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+        do {
+            try await migrations.once { try await self.migrate() }
+            return try await client.withConnection { connection in
+                try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
+                    var step = step
+                    while true {
+                        switch step {
+                        case .done(let result): return result
+                        case .run(let statement, let then):
+                            step = try then(
+                                try await Self.records(statement, on: connection, logger: self.driverLogger))
+                        }
+                    }
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            let storeError = describe(error)
+            logger.error("PostgreSQL failed", metadata: ["error": "\(storeError.message)"])
+            throw storeError
+        }
+    }
+
+    /// Applies the pending migrations on a connection of its own.
+    ///
+    /// Not a pooled one: the pool retries a failing connection for a while before giving up, while a
+    /// direct connection fails at once with the server's reason (a wrong password, a refused
+    /// connection), which is what a starting collector should report.
+    private func migrate() async throws {
+        var tls = PostgresConnection.Configuration.TLS.disable
+        if let settings = configuration.tls {
+            let context = try NIOSSLContext(configuration: settings.settings)
+            tls = settings.enforced ? .require(context) : .prefer(context)
+        }
+        var direct = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: tls)
+        direct.options.additionalStartupParameters = configuration.startupParameters
+        let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: driverLogger)
+        let applied: [Int64]
+        do {
+            applied = try await PostgresMigrations.migrate(on: connection, logger: driverLogger)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        if !applied.isEmpty {
+            logger.notice(
+                "Migrated the PostgreSQL schema",
+                metadata: ["db.url": "\(configuration.redactedURL)", "migration.versions": "\(applied)"])
+        }
+    }
+
+    /// Runs `body` in one transaction, rolled back when it throws.
+    private static func transaction<Result: Sendable>(
+        on connection: PostgresConnection, access: SQLAccess, logger: Logger,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        let begin: PostgresQuery =
+            access == .read ? "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN"
+        try await connection.query(begin, logger: logger)
+        do {
+            let result = try await body()
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            do {
+                try await connection.query("ROLLBACK", logger: logger)
+            } catch {
+                // A connection whose transaction state is unknown must not go back to the pool.
+                try? await connection.close().get()
+            }
+            throw error
+        }
+    }
+
+    /// Runs one statement and reads its rows into backend-neutral records.
+    private static func records(_ statement: SQLStatement, on connection: PostgresConnection, logger: Logger)
+        async throws -> [SQLRecord]
+    {
+        var bindings = PostgresBindings(capacity: statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(integer)
+            case .text(let text): bindings.append(text)
+            }
+        }
+        var columns: [String: Int]?
+        var records: [SQLRecord] = []
+        for try await row in try await connection.query(
+            PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
+        {
+            let names = columns ?? Dictionary(uniqueKeysWithValues: row.enumerated().map { ($1.columnName, $0) })
+            columns = names
+            records.append(SQLRecord(columns: names, values: try row.map(Self.value)))
+        }
+        return records
+    }
+
+    /// A cell as a backend-neutral value; the schema only holds `BIGINT` and `TEXT`.
+    private static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+        case .text, .varchar, .name, .bpchar: return .text(try cell.decode(String.self))
+        default: throw StoreError.unexpectedValue(cell.columnName)
+        }
+    }
+}
+
+/// Runs the migrations once per store, on first use: concurrent first uses wait for the same run,
+/// and a failed run (say, the server was down) is tried again by the next use.
+private actor MigrationGate {
+    private var run: Task<Void, any Error>?
+
+    func once(_ migrate: @escaping @Sendable () async throws -> Void) async throws {
+        if let run { return try await run.value }
+        let run = Task { try await migrate() }
+        self.run = run
+        do {
+            try await run.value
+        } catch {
+            self.run = nil
+            throw error
+        }
+    }
+}
+
+extension PostgresStoreConfiguration {
+    /// The TLS settings of ``tlsMode``, and whether TLS is required; `nil` when disabled.
+    fileprivate var tls: (settings: TLSConfiguration, enforced: Bool)? {
+        var settings = TLSConfiguration.makeClientConfiguration()
+        switch tlsMode {
+        case .disable:
+            return nil
+        case .prefer, .require:
+            settings.certificateVerification = .none
+            return (settings, tlsMode == .require)
+        case .verifyFull:
+            if let rootCertificatePath { settings.trustRoots = .file(rootCertificatePath) }
+            return (settings, true)
+        }
+    }
+
+    /// Settings sent when connecting: the schema to use, quoted as an identifier.
+    fileprivate var startupParameters: [(String, String)] {
+        guard let schema else { return [] }
+        return [("search_path", "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\"")]
+    }
+}

@@ -1,0 +1,88 @@
+import DecodeWatchStore
+import Foundation
+import Testing
+
+/// What every backend must do with ingest keys and read tokens (SPEC §6).
+@Suite("CredentialStore conformance")
+struct CredentialStoreTests {
+    static let created = date("2026-11-21T10:00:00Z")
+
+    static func key(_ id: String, app: String = "com.example.shop", at: Date = created) -> Credential {
+        Credential(id: id, kind: .ingest, app: app, name: "ios", createdAt: at)
+    }
+
+    @Test("a credential is found by the hash of its secret, and only by it", arguments: StoreBackend.allCases)
+    func lookup(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            let secret = CredentialSecret(kind: .ingest)
+            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: secret.hash)
+            #expect(try await fixture.store.credential(secretHash: secret.hash) == Self.key("key_1"))
+            #expect(try await fixture.store.credential(secretHash: CredentialSecret(kind: .ingest).hash) == nil)
+            let token = Credential(id: "tok_1", kind: .read, name: "grafana", createdAt: Self.created)
+            try await fixture.store.insertCredential(token, secretHash: "hash-of-token")
+            #expect(try await fixture.store.credential(secretHash: "hash-of-token") == token)
+        }
+    }
+
+    @Test("lists are per kind, oldest first", arguments: StoreBackend.allCases)
+    func lists(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.store.insertCredential(Self.key("key_b", at: Self.created), secretHash: "b")
+            try await fixture.store.insertCredential(Self.key("key_a", at: Self.created), secretHash: "a")
+            try await fixture.store.insertCredential(
+                Self.key("key_0", at: Self.created.addingTimeInterval(-60)), secretHash: "0")
+            try await fixture.store.insertCredential(
+                Credential(id: "tok_1", kind: .read, createdAt: Self.created), secretHash: "t")
+            #expect(try await fixture.store.credentials(kind: .ingest).map(\.id) == ["key_0", "key_a", "key_b"])
+            #expect(try await fixture.store.credentials(kind: .read).map(\.id) == ["tok_1"])
+        }
+    }
+
+    @Test(
+        "revoking keeps the first time, needs the right kind, and never makes credentials optional again",
+        arguments: StoreBackend.allCases)
+    func revoke(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            #expect(try await fixture.store.hasCredentials(kind: .ingest) == false)
+            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: "h")
+            #expect(try await fixture.store.hasCredentials(kind: .ingest))
+            #expect(try await fixture.store.hasCredentials(kind: .read) == false)
+            let first = Self.created.addingTimeInterval(60)
+            try await fixture.store.revokeCredential(id: "key_1", kind: .ingest, at: first)
+            try await fixture.store.revokeCredential(id: "key_1", kind: .ingest, at: first.addingTimeInterval(60))
+            #expect(try await fixture.store.credential(secretHash: "h")?.revokedAt == first)
+            #expect(try await fixture.store.hasCredentials(kind: .ingest))
+            for (id, kind) in [("key_1", CredentialKind.read), ("key_2", .ingest)] {
+                let error = await #expect(throws: StoreError.self) {
+                    try await fixture.store.revokeCredential(id: id, kind: kind, at: first)
+                }
+                #expect(error?.code == .notFound)
+            }
+        }
+    }
+
+    @Test("use is recorded and never goes back in time", arguments: StoreBackend.allCases)
+    func recordUse(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: "h")
+            #expect(try await fixture.store.credential(secretHash: "h")?.lastUsedAt == nil)
+            let later = Self.created.addingTimeInterval(3600)
+            try await fixture.store.recordCredentialUse(id: "key_1", at: later)
+            try await fixture.store.recordCredentialUse(id: "key_1", at: Self.created.addingTimeInterval(60))
+            #expect(try await fixture.store.credential(secretHash: "h")?.lastUsedAt == later)
+            // A credential deleted meanwhile is no error.
+            try await fixture.store.recordCredentialUse(id: "key_gone", at: later)
+        }
+    }
+
+    @Test("a second credential with the same secret hash is refused", arguments: StoreBackend.allCases)
+    func uniqueHashes(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: "h")
+            await #expect(throws: StoreError.self) {
+                try await fixture.store.insertCredential(Self.key("key_2"), secretHash: "h")
+            }
+            #expect(try await fixture.store.credentials(kind: .ingest).map(\.id) == ["key_1"])
+        }
+    }
+}

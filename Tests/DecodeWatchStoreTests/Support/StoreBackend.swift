@@ -1,0 +1,118 @@
+import DecodeWatchStore
+import DecodeWatchStorePostgres
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+import Testing
+
+/// The storage back ends; every store test runs against each (`@Test(arguments: StoreBackend.allCases)`).
+enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
+
+    /// Runs `body` on a fresh, empty database of this backend, then deletes it.
+    ///
+    /// SQLite gets a new file; PostgreSQL a new schema in the server named by
+    /// `DECODEWATCH_TEST_DATABASE_URL` (`scripts/test` starts one), dropped afterwards.
+    /// - Throws: ``TestSetupError`` when PostgreSQL is asked for and the variable is not set: the
+    ///   PostgreSQL half never skips silently.
+    func withFreshDatabase<T: Sendable>(_ body: (StoreFixture) async throws -> T) async throws -> T {
+        let database = try await FreshDatabase.create(self)
+        let outcome: Result<T, any Error>
+        do {
+            let fixture = try await StoreFixture(database: database)
+            do { outcome = .success(try await body(fixture)) } catch { outcome = .failure(error) }
+            await fixture.stopPools()
+        } catch {
+            outcome = .failure(error)
+        }
+        await database.drop()
+        return try outcome.get()
+    }
+}
+
+/// A test that cannot run as set up.
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A fresh database of one backend, and how to reach it directly.
+enum FreshDatabase: Sendable {
+    case sqlite(folder: URL)
+    case postgres(PostgresStoreConfiguration, admin: PostgresConnection)
+
+    /// The variable naming the PostgreSQL server the tests use.
+    static let urlVariable = "DECODEWATCH_TEST_DATABASE_URL"
+
+    /// The test server's configuration.
+    /// - Throws: ``TestSetupError`` when ``urlVariable`` is not set.
+    static func postgresConfiguration() throws -> PostgresStoreConfiguration {
+        guard let url = ProcessInfo.processInfo.environment[urlVariable], !url.isEmpty else {
+            throw TestSetupError(
+                description: "\(urlVariable) is not set, so the PostgreSQL half of the store suite cannot run. "
+                    + "Run the tests with scripts/test, which starts a private PostgreSQL and sets it.")
+        }
+        return try PostgresStoreConfiguration(url: url)
+    }
+
+    static func create(_ backend: StoreBackend) async throws -> FreshDatabase {
+        switch backend {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return .sqlite(folder: folder)
+        case .postgres:
+            var configuration = try postgresConfiguration()
+            let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            configuration.schema = schema
+            let admin = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(
+                    host: configuration.host, port: configuration.port, username: configuration.username,
+                    password: configuration.password, database: configuration.database, tls: .disable),
+                id: 0, logger: Logger(label: "decodewatch.tests"))
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: Self.logger)
+            try await admin.query(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: Self.logger)
+            return .postgres(configuration, admin: admin)
+        }
+    }
+
+    static let logger = Logger(label: "decodewatch.tests")
+
+    /// Opens a store on the database, and PostgreSQL's pool, which must run while the store is used.
+    func open() throws -> (store: any CollectorStore, pool: PostgresReportStore?) {
+        switch self {
+        case .sqlite(let folder):
+            return (try SQLiteReportStore(path: folder.appendingPathComponent("s.sqlite").path), nil)
+        case .postgres(let configuration, _):
+            let store = PostgresReportStore(configuration: configuration)
+            return (store, store)
+        }
+    }
+
+    /// Runs SQL on the database directly, for rows the store API cannot write.
+    func execute(_ sql: String) async throws {
+        switch self {
+        case .sqlite(let folder):
+            try await DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path).write { db in
+                try db.execute(sql: sql)
+            }
+        case .postgres(_, let admin):
+            try await admin.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger)
+        }
+    }
+
+    /// Deletes the database.
+    func drop() async {
+        switch self {
+        case .sqlite(let folder):
+            try? FileManager.default.removeItem(at: folder)
+        case .postgres(let configuration, let admin):
+            _ = try? await admin.query(
+                PostgresQuery(unsafeSQL: "DROP SCHEMA \(configuration.schema ?? "") CASCADE"), logger: Self.logger)
+            try? await admin.close()
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import DecodeWatchStorePostgres
+import Foundation
+import Testing
+
+/// A fresh database of one backend and the stores a test opens on it.
+final class StoreFixture: Sendable {
+    let database: FreshDatabase
+    /// The store the test uses.
+    let store: any CollectorStore
+    private let pools = RunningPools()
+
+    init(database: FreshDatabase) async throws {
+        self.database = database
+        let (store, pool) = try database.open()
+        self.store = store
+        if let pool { await pools.run(pool) }
+        // PostgreSQL migrates on first use; tests that write rows directly need the tables first.
+        try await store.checkReadiness()
+    }
+
+    /// Another store on the same database, with its own connections, like a second process.
+    func reopen() async throws -> any CollectorStore {
+        let (store, pool) = try database.open()
+        if let pool { await pools.run(pool) }
+        return store
+    }
+
+    /// Stops every PostgreSQL pool, as graceful shutdown would.
+    func stopPools() async {
+        await pools.stop()
+    }
+
+    /// Ingests one batch through the real validator and folding: one report, or one per path of `paths`.
+    /// - Parameters:
+    ///   - count: each report's `count`.
+    ///   - time: its `occurred_at`; the batch is received 30 seconds later.
+    /// - Returns: what the store did.
+    @discardableResult
+    func send(
+        _ count: Int = 1, at time: String = "2026-11-21T09:00:00Z", path: [Any] = ["results", 0, "title"],
+        paths: [[Any]]? = nil,
+        endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
+        version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
+        snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
+        to store: (any CollectorStore)? = nil
+    ) async throws -> IngestOutcome {
+        let reports = (paths ?? [path]).map { path in
+            var report: [String: Any] = [
+                "occurred_at": time, "endpoint": endpoint, "path": path, "kind": kind, "count": count,
+            ]
+            report["expected"] = expected
+            report["snippet"] = snippet
+            return report
+        }
+        var app: [String: Any] = ["id": app]
+        app["version"] = version
+        var body: [String: Any] = [
+            "batch_id": batchID, "app": app, "reports": reports,
+            "decodes": decodes.map { ["endpoint": $0.key, "count": $0.value] },
+        ]
+        body["install_id"] = install
+        let data = try JSONSerialization.data(withJSONObject: body)
+        let batch = try BatchValidator().validate(data, receivedAt: RFC3339.date(from: time)!.addingTimeInterval(30))
+        return try await (store ?? self.store).ingest(BatchAggregate(batch, redactor: Redactor()))
+    }
+
+    /// The id of the only group on a path, found through the fields summary.
+    func group(path: String) async throws -> String {
+        let summary = try await store.fields(
+            FieldsQuery(since: date("2026-01-01T00:00:00Z"), until: date("2027-01-01T00:00:00Z")))
+        return try #require(summary.fields.first { $0.path == path }?.group)
+    }
+}
+
+/// The PostgreSQL pools of a test's stores, each run in a task until the test ends.
+private actor RunningPools {
+    private var tasks: [Task<Void, any Error>] = []
+
+    func run(_ pool: PostgresReportStore) {
+        tasks.append(Task { try await pool.run() })
+    }
+
+    func stop() async {
+        for task in tasks {
+            task.cancel()
+            _ = await task.result
+        }
+        tasks = []
+    }
+}
+
+/// A time from RFC 3339 text.
+func date(_ text: String) -> Date { RFC3339.date(from: text)! }
