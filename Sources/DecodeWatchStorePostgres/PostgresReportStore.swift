@@ -92,7 +92,8 @@ public final class PostgresReportStore: SQLStore, Service {
         let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: driverLogger)
         let applied: [Int64]
         do {
-            applied = try await PostgresMigrations.migrate(on: connection, logger: driverLogger)
+            applied = try await PostgresMigrations.migrate(
+                on: connection, schema: configuration.schema, logger: driverLogger)
             try await connection.close()
         } catch {
             try? await connection.close()
@@ -197,9 +198,9 @@ extension PostgresStoreConfiguration {
         }
     }
 
-    /// Settings sent when connecting: the schema to use, quoted as an identifier.
+    /// Settings sent when connecting: the schema to use.
     fileprivate var startupParameters: [(String, String)] {
         guard let schema else { return [] }
-        return [("search_path", "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\"")]
+        return [("search_path", PostgresMigrations.quoted(schema))]
     }
 }

@@ -34,7 +34,7 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     public var rootCertificatePath: String?
     /// The most connections one process opens.
     public var poolSize: Int
-    /// The schema the tables live in (it must exist); the role's `search_path` when `nil`.
+    /// The schema the tables live in, created when missing; the role's `search_path` when `nil`.
     public var schema: String?
 
     /// The default number of pooled connections.
@@ -60,8 +60,8 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     /// Reads a URL: `postgres://user:password@host:5432/database?sslmode=require`.
     ///
     /// `postgresql://` works too; user name, password and database are percent-decoded. The query
-    /// may hold `sslmode` (`disable`, `prefer`, `require`, `verify-full`; default `prefer`) and
-    /// `sslrootcert` (with `verify-full`); anything else is refused rather than ignored.
+    /// may hold `sslmode` (`disable`, `prefer`, `require`, `verify-full`; default `prefer`),
+    /// `sslrootcert` (with `verify-full`) and `schema`; anything else is refused rather than ignored.
     /// - Parameter url: the URL.
     /// - Throws: ``PostgresConfigurationError`` naming what is wrong; it never repeats the password.
     public init(url: String) throws(PostgresConfigurationError) {
@@ -94,9 +94,12 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
                 tlsMode = mode
             case "sslrootcert":
                 rootCertificatePath = item.value
+            case "schema":
+                schema = item.value.flatMap { $0.isEmpty ? nil : $0 }
             default:
                 throw PostgresConfigurationError(
-                    "The database URL has an unknown parameter '\(item.name)'; only sslmode and sslrootcert are read.")
+                    "The database URL has an unknown parameter '\(item.name)'; "
+                        + "only sslmode, sslrootcert and schema are read.")
             }
         }
         if rootCertificatePath != nil && tlsMode != .verifyFull {
@@ -107,8 +110,12 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     /// The URL without the password, e.g. `postgres://decodewatch@db.internal:5432/decodewatch?sslmode=require`.
     public var redactedURL: String {
         let address = host.contains(":") ? "[\(host)]" : host
-        let query = tlsMode == .prefer ? "" : "?sslmode=\(tlsMode.rawValue)"
-        return "postgres://\(username)@\(address):\(port)/\(database ?? "")\(query)"
+        let query = [
+            tlsMode == .prefer ? nil : "sslmode=\(tlsMode.rawValue)", schema.map { "schema=\($0)" },
+        ].compactMap { $0 }.joined(separator: "&")
+        let user = username.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? username
+        let path = (database ?? "").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        return "postgres://\(user)@\(address):\(port)/\(path)\(query.isEmpty ? "" : "?" + query)"
     }
 
     public var description: String { redactedURL }

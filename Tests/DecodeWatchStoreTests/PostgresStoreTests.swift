@@ -13,13 +13,15 @@ struct PostgresStoreTests {
     @Test("a URL gives host, port, user, percent-decoded password, database and sslmode")
     func parsesURLs() throws {
         let configuration = try PostgresStoreConfiguration(
-            url: "postgresql://dw:p%40ss%3Aw0rd@db.internal:6432/decode%20watch?sslmode=require")
+            url: "postgresql://dw:p%40ss%3Aw0rd@db.internal:6432/decode%20watch?sslmode=require&schema=dw")
         #expect(configuration.host == "db.internal")
         #expect(configuration.port == 6432)
         #expect(configuration.username == "dw")
         #expect(configuration.password == "p@ss:w0rd")
         #expect(configuration.database == "decode watch")
         #expect(configuration.tlsMode == .require)
+        #expect(configuration.schema == "dw")
+        #expect(configuration.redactedURL == "postgres://dw@db.internal:6432/decode%20watch?sslmode=require&schema=dw")
         #expect(configuration.poolSize == PostgresStoreConfiguration.defaultPoolSize)
         let minimal = try PostgresStoreConfiguration(url: "postgres://dw@[::1]")
         #expect(minimal.host == "::1" && minimal.port == 5432 && minimal.database == nil && minimal.tlsMode == .prefer)

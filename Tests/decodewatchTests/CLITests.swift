@@ -8,12 +8,14 @@ import Testing
 
 @Suite("The decodewatch executable")
 struct CLITests {
-    @Test("serve ingests, fields prints the same document as the API, and SIGTERM exits 0")
-    func serveFieldsAndSIGTERM() async throws {
+    @Test(
+        "serve ingests, fields prints the same document as the API, and SIGTERM exits 0",
+        arguments: Storage.allCases)
+    func serveFieldsAndSIGTERM(storage: Storage) async throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("cli.sqlite").path
-        let server = try CLI.start(["serve", "--port", "0", "--db", db])
+        let db = try storage.flags(in: folder)
+        let server = try CLI.start(["serve", "--port", "0"] + db)
         let port = try await server.port()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
@@ -30,18 +32,18 @@ struct CLITests {
         let (apiData, _) = try await session.data(
             from: URL(
                 string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T09:00:00Z&until=2026-11-21T10:00:00Z")!)
-        let json = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
+        let json = try CLI.run(["fields", "--format", "json"] + db + window)
         #expect(json.status == 0)
         let fromCLI = try JSONDecoder().decode(FieldsSummary.self, from: Data(json.output.utf8))
         let fromAPI = try JSONDecoder().decode(FieldsSummary.self, from: apiData)
         #expect(fromCLI == fromAPI)
         #expect(fromCLI.fields.map(\.count) == [3, 1, 1])
 
-        let table = try CLI.run(["fields", "--db", db] + window)
+        let table = try CLI.run(["fields"] + db + window)
         #expect(table.output.contains("$[*].author_association"))
         #expect(table.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
 
-        let csv = try CLI.run(["fields", "--db", db, "--format", "csv"] + window)
+        let csv = try CLI.run(["fields", "--format", "csv"] + db + window)
         let lines = csv.output.split(separator: "\n")
         #expect(lines.first?.hasPrefix("group,app,endpoint,path,kind") == true)
         #expect(lines.count == 4)
@@ -49,51 +51,56 @@ struct CLITests {
         #expect(csv.output.contains(#"$[*].files['it\'s.md'].raw_url"#))
 
         let group = try #require(fromCLI.fields.first?.group)
-        let resolved = try CLI.run(["resolve", group, "--db", db])
+        let resolved = try CLI.run(["resolve", group] + db)
         #expect(resolved.status == 0)
-        let after = try CLI.run(["fields", "--db", db, "--format", "json"] + window)
+        let after = try CLI.run(["fields", "--format", "json"] + db + window)
         #expect(
             try JSONDecoder().decode(FieldsSummary.self, from: Data(after.output.utf8)).fields.first?.status
                 == .resolved)
 
         let exit = try await server.terminate()
         #expect(exit == 0)
+        if let password = Storage.password { #expect(!server.readLog().contains(password)) }
     }
 
-    @Test("serve refuses a non-loopback address while keys or tokens are missing, naming what to do")
-    func refusesRemote() throws {
+    @Test(
+        "serve refuses a non-loopback address while keys or tokens are missing, naming what to do",
+        arguments: Storage.allCases)
+    func refusesRemote(storage: Storage) throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("remote.sqlite").path
-        let open = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0", "--db", db])
+        let db = try storage.flags(in: folder)
+        let open = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
         #expect(open.status != 0)
         #expect(open.error.contains("no ingest keys exist"))
         #expect(open.error.contains("--allow-unauthenticated-remote"))
-        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop", "--db", db]).status == 0)
-        let keysOnly = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0", "--db", db])
+        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop"] + db).status == 0)
+        let keysOnly = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
         #expect(keysOnly.status != 0)
         #expect(!keysOnly.error.contains("no ingest keys exist"))
         #expect(keysOnly.error.contains("no read tokens exist"))
     }
 
-    @Test("keys create prints the key once, list never shows it, serve needs it, and revoke stops it")
-    func keyLifecycle() async throws {
+    @Test(
+        "keys create prints the key once, list never shows it, serve needs it, and revoke stops it",
+        arguments: Storage.allCases)
+    func keyLifecycle(storage: Storage) async throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("keys.sqlite").path
-        let created = try CLI.run(["keys", "create", "--app", "com.example.shop", "--name", "ios", "--db", db])
+        let db = try storage.flags(in: folder)
+        let created = try CLI.run(["keys", "create", "--app", "com.example.shop", "--name", "ios"] + db)
         #expect(created.status == 0)
         let key = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.hasPrefix("dwk_") && key.count == 47)
         #expect(created.error.contains("shown only this once"))
-        let listed = try CLI.run(["keys", "list", "--format", "json", "--db", db])
+        let listed = try CLI.run(["keys", "list", "--format", "json"] + db)
         #expect(!listed.output.contains(key))
         let keys = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
         let id = try #require(keys?.first?["id"] as? String)
         #expect(keys?.first?["app"] as? String == "com.example.shop")
-        #expect(try CLI.run(["keys", "list", "--db", db]).output.contains("active"))
+        #expect(try CLI.run(["keys", "list"] + db).output.contains("active"))
 
-        let server = try CLI.start(["serve", "--port", "0", "--db", db, "--log-level", "debug"])
+        let server = try CLI.start(["serve", "--port", "0", "--log-level", "debug"] + db)
         let port = try await server.port()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
@@ -110,28 +117,46 @@ struct CLITests {
         #expect(try await ingest(nil) == 401)
         #expect(try await ingest(key) == 202)
         #expect(try await ingest(key + "x") == 401)
-        #expect(try CLI.run(["keys", "revoke", id, "--db", db]).status == 0)
+        #expect(try CLI.run(["keys", "revoke", id] + db).status == 0)
         try await Task.sleep(for: .seconds(3))
         #expect(try await ingest(key) == 401)
         #expect(try await server.terminate() == 0)
         let log = server.readLog()
         #expect(log.contains("Ingest needs an ingest key"))
         #expect(!log.contains(key.dropFirst(4)))
-        #expect(try CLI.run(["keys", "list", "--db", db]).output.contains("revoked"))
-        let unknown = try CLI.run(["keys", "revoke", "key_0000000000000000", "--db", db])
+        #expect(try CLI.run(["keys", "list"] + db).output.contains("revoked"))
+        let unknown = try CLI.run(["keys", "revoke", "key_0000000000000000"] + db)
         #expect(unknown.status != 0)
         #expect(unknown.error.contains("No ingest key has the id"))
     }
 
-    @Test("resolving an unknown group fails with one clear line")
-    func resolveUnknown() throws {
+    @Test("resolving an unknown group fails with one clear line", arguments: Storage.allCases)
+    func resolveUnknown(storage: Storage) throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLI.run([
-            "resolve", "0123456789abcdef", "--db", folder.appendingPathComponent("x.sqlite").path,
-        ])
+        let result = try CLI.run(["resolve", "0123456789abcdef"] + storage.flags(in: folder))
         #expect(result.status != 0)
         #expect(result.error.contains("No group has the id '0123456789abcdef'"))
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+    }
+
+    @Test(
+        "the database is an SQLite file or a PostgreSQL URL, never both; conflicts and bad URLs fail in one line",
+        arguments: [
+            (["--db", "x.sqlite", "--database-url", "postgres://dw@db/x"], [:], "--db and --database-url exclude"),
+            (
+                [], ["DECODEWATCH_DB": "x.sqlite", "DECODEWATCH_DATABASE_URL": "postgres://dw@db/x"],
+                "DECODEWATCH_DB and DECODEWATCH_DATABASE_URL are both set"
+            ),
+            (["--database-url", "mysql://dw:hunter2@db/x"], [:], "--database-url: The database URL must look like"),
+            ([], ["DECODEWATCH_DATABASE_URL": "postgres://dw:hunter2@db/x?sslmode=on"], "sslmode 'on'"),
+            (["--database-pool-size", "5"], ["DECODEWATCH_DATABASE_URL": ""], "applies to PostgreSQL only"),
+        ] as [([String], [String: String], String)])
+    func databaseChoice(arguments: [String], environment: [String: String], problem: String) throws {
+        let result = try CLI.run(["fields"] + arguments, environment: environment)
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: ") && result.error.contains(problem), "\(result.error)")
+        #expect(!result.error.contains("hunter2"))
     }
 
     @Test(
@@ -166,10 +191,11 @@ enum CLI {
         let error: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

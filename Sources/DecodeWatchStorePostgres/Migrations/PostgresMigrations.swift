@@ -138,11 +138,19 @@ enum PostgresMigrations {
     static let lockKey: Int32 = 0x4457_6D67
 
     /// Applies the migrations not applied yet, in one transaction under the advisory lock.
+    /// - Parameters:
+    ///   - schema: the schema of the connection's `search_path`, created when missing; `nil` for the
+    ///     role's default.
     /// - Returns: the versions applied.
-    static func migrate(on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+    static func migrate(on connection: PostgresConnection, schema: String?, logger: Logger) async throws -> [Int64] {
         try await connection.withTransaction(logger: logger) { connection in
             try await connection.query(
-                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(current_schema()))", logger: logger)
+                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(COALESCE(\(schema), current_schema())))",
+                logger: logger)
+            if let schema {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(quoted(schema))"), logger: logger)
+            }
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -172,5 +180,10 @@ enum PostgresMigrations {
             }
             return ran
         }
+    }
+
+    /// A name as a quoted SQL identifier, whatever characters it holds.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -50,14 +50,13 @@ extension DecodeWatchCommand {
             do { period = try DigestPeriod.parse(since: since, now: now) } catch {
                 throw ValidationError(error.message)
             }
-            guard let digestStore = try store.openStore(logger: logger) as? any DigestStore else {
-                throw ValidationError("This database backend cannot produce digests.")
-            }
             let job = DigestJob(
                 period: period, app: app, format: format, outputPath: output,
                 webhook: webhook.flatMap(URL.init(string:)).map { WebhookSender(url: $0, attempts: webhookAttempts) },
                 autoResolveAfter: autoResolveAfter.flatMap(TimeReference.duration))
-            let result = try await job.run(store: digestStore, now: now, logger: logger)
+            let result = try await store.withStore(logger: logger) {
+                try await job.run(store: $0, now: now, logger: logger)
+            }
             if output == nil && webhook == nil { print(result.rendered, terminator: "") }
             let window = "\(RFC3339.string(from: period.since)) → \(RFC3339.string(from: period.until))"
             switch result.delivery {

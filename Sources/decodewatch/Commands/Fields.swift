@@ -32,7 +32,7 @@ extension DecodeWatchCommand {
             } catch {
                 throw ValidationError(error.message)
             }
-            let summary = try await store.openStore(logger: .init(label: "decodewatch")).fields(query)
+            let summary = try await store.withStore { try await $0.fields(query) }
             print(FieldsRenderer.render(summary, as: format), terminator: "")
         }
     }

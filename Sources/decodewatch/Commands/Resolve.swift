@@ -11,7 +11,7 @@ extension DecodeWatchCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try await store.openStore(logger: .init(label: "decodewatch")).resolve(group: group, at: Date())
+            try await store.withStore { try await $0.resolve(group: group, at: Date()) }
             print("Resolved \(group).")
         }
     }

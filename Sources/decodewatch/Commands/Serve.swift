@@ -71,7 +71,7 @@ extension DecodeWatchCommand {
             let logger = logging.makeLogger()
             let registry = PrometheusCollectorRegistry()
             MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-            let reportStore = try store.openStore(logger: logger)
+            let (reportStore, storeService) = try store.open(logger: logger)
             var limits = IngestLimits()
             limits.maxCompressedBytes = maxBodyBytes
             limits.maxInflatedBytes = maxInflatedBytes
@@ -81,20 +81,20 @@ extension DecodeWatchCommand {
                 sensitiveKeys: Redactor.defaultSensitiveKeys + redactKeys, maxConcurrentIngests: maxConcurrentIngests,
                 appBatchesPerMinute: appBatchesPerMinute, readTimeout: .seconds(readTimeout),
                 maxConnections: maxConnections, metricsRequireToken: metricsRequireToken)
-            try await checkAccessMode(reportStore, logger: logger)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) })
-            var services: [any Service] = [app]
+            // The store's pool (PostgreSQL) comes first: it starts before and shuts down after what uses it,
+            // and the access check runs on it before the collector listens.
+            var services: [any Service] = storeService.map { [$0] } ?? []
+            services.append(
+                CheckedService(service: app) { try await checkAccessMode(reportStore, logger: logger) })
             if let every = digestEvery.flatMap(TimeReference.duration),
                 let url = digestWebhook.flatMap(URL.init(string:))
             {
-                guard let digestStore = reportStore as? any DigestStore else {
-                    throw ValidationError("This database backend cannot produce digests.")
-                }
                 let period = DigestScheduler.period(at: Date(), every: every)
                 let job = DigestJob(period: period, webhook: WebhookSender(url: url))
-                services.append(DigestScheduler(store: digestStore, every: every, template: job, logger: logger))
+                services.append(DigestScheduler(store: reportStore, every: every, template: job, logger: logger))
             }
             let group = ServiceGroup(
                 configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -105,7 +105,7 @@ extension DecodeWatchCommand {
         private func checkAccessMode(_ store: any CredentialStore, logger: Logger) async throws {
             let keys = try await store.hasCredentials(kind: .ingest)
             let tokens = try await store.hasCredentials(kind: .read)
-            let metadata: Logger.Metadata = ["http.host": "\(host)", "db.path": "\(self.store.path)"]
+            let metadata: Logger.Metadata = ["http.host": "\(host)", "db.location": "\(self.store.location)"]
             logger.notice(
                 keys ? "Ingest needs an ingest key" : "No ingest keys: accepting unauthenticated ingest",
                 metadata: metadata)
@@ -123,5 +123,17 @@ extension DecodeWatchCommand {
                     + "Create them with `decodewatch keys create --app APP` and `decodewatch tokens create --name NAME`, "
                     + "listen on 127.0.0.1 behind a proxy, or pass --allow-unauthenticated-remote.")
         }
+    }
+}
+
+/// A service that runs a check first, inside the service group, so that the check can use services
+/// started before it (the store's connection pool); a failed check ends the group with its error.
+private struct CheckedService: Service {
+    let service: any Service
+    let check: @Sendable () async throws -> Void
+
+    func run() async throws {
+        try await check()
+        try await service.run()
     }
 }

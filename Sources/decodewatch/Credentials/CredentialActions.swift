@@ -13,11 +13,10 @@ enum CredentialActions {
     /// Makes and stores a credential, then prints its secret once on standard output (so a script can
     /// capture it) and what to do with it on standard error.
     static func create(kind: CredentialKind, app: String?, name: String?, store: StoreOptions) async throws {
-        let credentials = try store.openStore(logger: .init(label: "decodewatch"))
         let secret = CredentialSecret(kind: kind)
         let credential = Credential(
             id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name, createdAt: Date())
-        try await credentials.insertCredential(credential, secretHash: secret.hash)
+        try await store.withStore { try await $0.insertCredential(credential, secretHash: secret.hash) }
         print(secret.value)
         let what =
             kind == .ingest ? "ingest key \(credential.id) for app '\(app ?? "")'" : "read token \(credential.id)"
@@ -33,7 +32,7 @@ enum CredentialActions {
 
     /// Prints the credentials of a kind, oldest first.
     static func list(kind: CredentialKind, format: Format, store: StoreOptions) async throws {
-        let credentials = try await store.openStore(logger: .init(label: "decodewatch")).credentials(kind: kind)
+        let credentials = try await store.withStore { try await $0.credentials(kind: kind) }
         switch format {
         case .json:
             let encoder = JSONEncoder()
@@ -50,7 +49,7 @@ enum CredentialActions {
 
     /// Revokes a credential by id; every collector sharing the store refuses it within seconds.
     static func revoke(kind: CredentialKind, id: String, store: StoreOptions) async throws {
-        try await store.openStore(logger: .init(label: "decodewatch")).revokeCredential(id: id, kind: kind, at: Date())
+        try await store.withStore { try await $0.revokeCredential(id: id, kind: kind, at: Date()) }
         print("Revoked \(id).")
     }
 

@@ -1,20 +1,119 @@
 import ArgumentParser
 import DecodeWatchStore
+import DecodeWatchStorePostgres
 import Foundation
 import Logging
+import ServiceLifecycle
 
 /// Where the reports are stored; shared by every command that reads or writes them.
+///
+/// SQLite unless a PostgreSQL URL is given. A flag beats the environment; giving both flags, or
+/// (without a flag) both variables, is refused rather than guessed.
 struct StoreOptions: ParsableArguments {
     @Option(help: "SQLite database file. Default: $DECODEWATCH_DB, else ./decodewatch.sqlite.")
     var db: String?
 
-    /// The database path after the environment and the default are applied.
-    var path: String {
-        db ?? ProcessInfo.processInfo.environment["DECODEWATCH_DB"] ?? "decodewatch.sqlite"
+    @Option(
+        name: .customLong("database-url"),
+        help: ArgumentHelp(
+            "PostgreSQL instead of SQLite: postgres://user:password@host:5432/database?sslmode=require "
+                + "(sslmode: disable, prefer, require, verify-full). Default: $DECODEWATCH_DATABASE_URL.",
+            valueName: "url"))
+    var databaseURL: String?
+
+    @Option(
+        name: .customLong("database-pool-size"),
+        help:
+            "Most connections to PostgreSQL this process opens (default \(PostgresStoreConfiguration.defaultPoolSize))."
+    )
+    var databasePoolSize: Int?
+
+    /// The database the flags and the environment choose.
+    enum Backend {
+        /// An SQLite file.
+        case sqlite(path: String)
+        /// A PostgreSQL server.
+        case postgres(PostgresStoreConfiguration)
     }
 
-    /// Opens the store, creating the database when needed.
-    func openStore(logger: Logger) throws -> any ReportStore & CredentialStore {
-        try SQLiteReportStore(path: path, logger: logger)
+    func validate() throws {
+        _ = try backend()
+    }
+
+    /// The database chosen by the flags, else by `DECODEWATCH_DB` or `DECODEWATCH_DATABASE_URL`.
+    /// - Throws: `ValidationError` for conflicting choices or an unusable URL; never repeats a password.
+    func backend(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Backend {
+        if db != nil && databaseURL != nil {
+            throw ValidationError(
+                "--db and --database-url exclude each other: give the SQLite file or the PostgreSQL URL.")
+        }
+        var path = db
+        var url = databaseURL
+        var source = "--database-url"
+        if db == nil && databaseURL == nil {
+            path = environment["DECODEWATCH_DB"].flatMap { $0.isEmpty ? nil : $0 }
+            url = environment["DECODEWATCH_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            source = "DECODEWATCH_DATABASE_URL"
+            if path != nil && url != nil {
+                throw ValidationError(
+                    "DECODEWATCH_DB and DECODEWATCH_DATABASE_URL are both set: unset one (or set it empty), "
+                        + "or choose with --db or --database-url.")
+            }
+        }
+        guard let url else {
+            if databasePoolSize != nil {
+                throw ValidationError("--database-pool-size applies to PostgreSQL only (--database-url).")
+            }
+            return .sqlite(path: path ?? "decodewatch.sqlite")
+        }
+        var configuration: PostgresStoreConfiguration
+        do { configuration = try PostgresStoreConfiguration(url: url) } catch {
+            throw ValidationError("\(source): \(error.message)")
+        }
+        if let databasePoolSize {
+            guard (1...1000).contains(databasePoolSize) else {
+                throw ValidationError("--database-pool-size must be 1–1000.")
+            }
+            configuration.poolSize = databasePoolSize
+        }
+        return .postgres(configuration)
+    }
+
+    /// Where the data is, for logs and messages: the SQLite path, or the URL without its password.
+    var location: String {
+        switch try? backend() {
+        case .postgres(let configuration)?: return configuration.redactedURL
+        case .sqlite(let path)?: return path
+        case nil: return "?"
+        }
+    }
+
+    /// Opens the store, creating and migrating an SQLite file when needed.
+    /// - Returns: the store, and for PostgreSQL the service that runs its connection pool: add it to the
+    ///   `ServiceGroup` before the services that use the store, so that it shuts down after them.
+    func open(logger: Logger) throws -> (store: any CollectorStore, service: (any Service)?) {
+        switch try backend() {
+        case .sqlite(let path):
+            return (try SQLiteReportStore(path: path, logger: logger), nil)
+        case .postgres(let configuration):
+            let store = PostgresReportStore(configuration: configuration, logger: logger)
+            return (store, store)
+        }
+    }
+
+    /// Runs short work with the store, running PostgreSQL's connection pool around it and closing it after.
+    /// - Parameter logger: the store's logger. By default none: a short command reports a failure once, by
+    ///   throwing, and swift-log's default handler would write to standard output, where `fields` prints.
+    func withStore<Result: Sendable>(
+        logger: Logger = Logger(label: "decodewatch") { _ in SwiftLogNoOpLogHandler() },
+        _ body: (any CollectorStore) async throws -> Result
+    ) async throws -> Result {
+        let (store, service) = try open(logger: logger)
+        guard let service else { return try await body(store) }
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { try await service.run() }
+            defer { group.cancelAll() }
+            return try await body(store)
+        }
     }
 }
