@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// The store for several collector replicas sharing one PostgreSQL (SPEC §5).
 ///
@@ -52,7 +53,7 @@ public final class PostgresReportStore: SQLStore, Service {
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
         do {
             try await migrations.once { try await self.migrate() }
-            return try await client.withConnection { connection in
+            return try await withConnection { connection in
                 try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
                     var step = step
                     while true {
@@ -71,6 +72,41 @@ public final class PostgresReportStore: SQLStore, Service {
             let storeError = describe(error)
             logger.error("PostgreSQL failed", metadata: ["error": "\(storeError.message)"])
             throw storeError
+        }
+    }
+
+    /// Runs `body` on a pooled connection, failing as unavailable when none is handed out within
+    /// ``PostgresStoreConfiguration/acquireTimeout``. Only the wait is bounded: once `body` runs it
+    /// is not timed, so a slow transaction is never cut short by the deadline.
+    private func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let acquired = AcquiredFlag()
+        let timeout = configuration.acquireTimeout
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    acquired.value.store(true, ordering: .sequentiallyConsistent)
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                guard acquired.value.load(ordering: .sequentiallyConsistent) else {
+                    throw StoreError(
+                        .unavailable,
+                        "No PostgreSQL connection within \(timeout.components.seconds) s at "
+                            + "\(self.configuration.redactedURL); nothing was stored.")
+                }
+                return nil
+            }
+            while let next = try await group.next() {
+                if let result = next {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
         }
     }
 
@@ -203,4 +239,9 @@ extension PostgresStoreConfiguration {
         guard let schema else { return [] }
         return [("search_path", PostgresMigrations.quoted(schema))]
     }
+}
+
+/// Whether a pooled connection was handed out, shared by the operation and its timer.
+private final class AcquiredFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -36,6 +36,10 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     public var poolSize: Int
     /// The schema the tables live in, created when missing; the role's `search_path` when `nil`.
     public var schema: String?
+    /// How long an operation waits for a pooled connection before failing as unavailable. The pool
+    /// keeps retrying a lost server in the background; requests must not wait with it, so ingest
+    /// answers 503 (and `/readyz` too) within seconds of an outage.
+    public var acquireTimeout: Duration = .seconds(3)
 
     /// The default number of pooled connections.
     public static let defaultPoolSize = 10
