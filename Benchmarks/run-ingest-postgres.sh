@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, the same way
+# as run-ingest.sh measures SQLite: distinct deflate batches of 100 reports, default serve flags
+# (logging included), a 202 only after the commit. PostgreSQL runs with its durable defaults (fsync and
+# synchronous_commit on). Needs Debian's postgresql, nginx and wrk; run as root or as a user that may
+# run PostgreSQL's initdb. Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-10}
+connections=${2:-16}
+count=20000
+work=$(mktemp -d)
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+as_owner=()
+if [ "$(id -u)" -eq 0 ]; then chown postgres: "$work"; as_owner=(runuser -u postgres --); fi
+cleanup() {
+    kill $(jobs -p) 2>/dev/null || true
+    "${as_owner[@]}" "$bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+swift build -c release --package-path .. --product decodewatch >/dev/null
+swift build -c release --product IngestBench >/dev/null
+.build/release/IngestBench generate "$work/batches" $count >/dev/null
+
+"${as_owner[@]}" "$bin/initdb" -D "$work/pg" -U bench --auth=trust -E UTF8 >/dev/null
+"${as_owner[@]}" "$bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+    -o "-c listen_addresses=127.0.0.1 -p 55499 -k $work -c max_connections=200" start >/dev/null
+url='postgres://bench@127.0.0.1:55499/postgres?sslmode=disable'
+
+for replicas in 1 2 3; do
+    schema="bench_$replicas"
+    upstream=""
+    for index in $(seq 1 "$replicas"); do
+        port=$((18100 + index))
+        ../.build/release/decodewatch serve --port $port --database-url "$url&schema=$schema" \
+            --max-concurrent-ingests 1024 2>"$work/serve-$replicas-$index.log" &
+        upstream+="server 127.0.0.1:$port; "
+    done
+    sleep 2
+    cat >"$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work;
+  upstream collectors { $upstream keepalive 64; }
+  server {
+    listen 127.0.0.1:18099;
+    client_max_body_size 2m;
+    location / { proxy_pass http://collectors; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+NGINX
+    nginx -c "$work/nginx.conf" -g 'daemon off;' &
+    nginx_pid=$!
+    sleep 0.5
+    echo "== PostgreSQL, $replicas replica(s) behind nginx"
+    wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18099 -- "$work/batches" $count 2 |
+        grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+    stored=$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc "SELECT COUNT(*) FROM $schema.batches")
+    echo "stored batches: $stored (x100 reports)"
+    kill "$nginx_pid"
+    kill $(jobs -p) 2>/dev/null || true
+    wait 2>/dev/null || true
+done
