@@ -65,6 +65,8 @@ struct ReplicaTests {
 /// One batch of the replica test, with what it should add.
 struct ReplicaBatch: Sendable {
     let index: Int
+    /// The UTC day (YYYY-MM-DD) the batch's reports occurred on.
+    var day = "2026-11-21"
     var endpoint: String { index % 2 == 0 ? "GET /v2/posts" : "GET /v2/users/{id}" }
     var path: [String] { ["results", ["title", "body", "author"][index % 3]] }
     var install: String { "install-\(index % 7)" }
@@ -74,11 +76,11 @@ struct ReplicaBatch: Sendable {
     var body: Data {
         let batch: [String: Any] = [
             "batch_id": "replica-\(index)", "app": ["id": "com.example.shop", "version": "5.2.0"],
-            "install_id": install, "sent_at": "2026-11-21T10:30:00Z",
+            "install_id": install, "sent_at": "\(day)T10:30:00Z",
             "decodes": [["endpoint": endpoint, "count": decodes]],
             "reports": [
                 [
-                    "occurred_at": "2026-11-21T10:\(10 + index % 40):00Z", "endpoint": endpoint, "path": path,
+                    "occurred_at": "\(day)T10:\(10 + index % 40):00Z", "endpoint": endpoint, "path": path,
                     "kind": "keyNotFound", "count": count,
                 ]
             ],
