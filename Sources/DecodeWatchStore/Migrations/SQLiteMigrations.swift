@@ -112,6 +112,10 @@ enum SQLiteMigrations {
                     """)
         }
         migrator.registerMigration("rekeyGroupsBySHA256", migrate: rekeyGroupsBySHA256)
+        migrator.registerMigration("indexBatchesByReceiveTime") { db in
+            // Retention deletes batch ids by receive time, a few thousand at a time.
+            try db.execute(sql: "CREATE INDEX batches_on_received_at ON batches (received_at)")
+        }
         return migrator
     }
 

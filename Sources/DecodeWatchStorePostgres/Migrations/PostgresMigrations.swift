@@ -131,6 +131,12 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX credentials_on_kind ON credentials (kind, created_at)",
             ]),
+        Migration(
+            version: 4, name: "index_batches_by_receive_time",
+            statements: [
+                // Retention deletes batch ids by receive time, a few thousand at a time.
+                "CREATE INDEX batches_on_received_at ON batches (received_at)"
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

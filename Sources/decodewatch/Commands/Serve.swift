@@ -46,6 +46,12 @@ extension DecodeWatchCommand {
         var digestEvery: String?
         @Option(help: "Slack-compatible webhook URL the scheduled digest is posted to, once per period.")
         var digestWebhook: String?
+        @Option(
+            help: """
+                How long reports are kept (e.g. 90d, at least 1d), or 'off' to keep them forever. Older data \
+                is deleted every hour in small transactions.
+                """)
+        var retention = "90d"
 
         func validate() throws {
             for route in routes where RouteTemplate(route) == nil {
@@ -61,6 +67,12 @@ extension DecodeWatchCommand {
                 guard let seconds = TimeReference.duration(digestEvery), seconds >= 3600,
                     seconds.truncatingRemainder(dividingBy: 3600) == 0
                 else { throw ValidationError("--digest-every '\(digestEvery)' must be whole hours, e.g. 24h or 7d.") }
+            }
+            if retention != "off" {
+                guard let seconds = TimeReference.duration(retention), seconds >= 86_400 else {
+                    throw ValidationError(
+                        "--retention '\(retention)' must be a duration of at least 1d, such as 90d, or 'off'.")
+                }
             }
             if let digestWebhook, URL(string: digestWebhook)?.host == nil {
                 throw ValidationError("--digest-webhook '\(digestWebhook)' must be an http(s) URL.")
@@ -95,6 +107,9 @@ extension DecodeWatchCommand {
                 let period = DigestScheduler.period(at: Date(), every: every)
                 let job = DigestJob(period: period, webhook: WebhookSender(url: url))
                 services.append(DigestScheduler(store: reportStore, every: every, template: job, logger: logger))
+            }
+            if let kept = TimeReference.duration(retention) {
+                services.append(RetentionJob(store: reportStore, retention: kept, logger: logger))
             }
             let group = ServiceGroup(
                 configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -1,0 +1,104 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import GRDB
+import PostgresNIO
+import Testing
+
+/// Retention (`serve --retention`): what is older than the horizon goes, in bounded steps, on every backend.
+@Suite("RetentionStore conformance")
+struct RetentionStoreTests {
+    static let horizon = date("2026-11-01T00:00:00Z")
+    static let allTime = FieldsQuery(since: date("2026-01-01T00:00:00Z"), until: date("2027-01-01T00:00:00Z"))
+    static let rollups = [
+        "group_hours", "group_hour_versions", "group_hour_expected", "group_hour_installs", "endpoint_hours",
+    ]
+
+    @Test(
+        "data before the horizon is deleted a bounded step at a time; what is recent keeps exact numbers",
+        arguments: StoreBackend.allCases)
+    func deletesExpiredInSteps(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // Three months ago: three groups over six hours, from three installs, with decode counts.
+            for hour in 0..<6 {
+                try await fixture.send(
+                    2, at: "2026-08-01T0\(hour):15:00Z", paths: [["title"], ["body"], ["author"]],
+                    install: "old-\(hour % 3)", batchID: "old-\(hour)", decodes: ["GET /v2/posts": 10])
+            }
+            // Recent: one of those groups again, and a new one.
+            try await fixture.send(
+                4, at: "2026-11-21T09:00:00Z", paths: [["title"], ["tags"]], batchID: "recent",
+                decodes: ["GET /v2/posts": 16])
+
+            var steps: [Int] = []
+            while true {
+                let deleted = try await fixture.store.deleteExpired(before: Self.horizon, limit: 4)
+                if deleted == 0 { break }
+                steps.append(deleted)
+            }
+            // 18 hourly cells (each with a version, an expected value and an install) in steps of at most 4.
+            #expect(steps.count >= 5)
+            #expect(steps.allSatisfy { $0 <= 4 * 8 })
+
+            let fields = try await fixture.store.fields(Self.allTime).fields
+            #expect(fields.map(\.path).sorted() == ["$.tags", "$.title"])
+            #expect(fields.map(\.count) == [4, 4])
+            #expect(fields.map(\.installs) == [1, 1])
+            #expect(fields.map(\.rate) == [0.25, 0.25])
+            #expect(fields.allSatisfy { $0.versions == ["5.2.0": 4] })
+            for table in Self.rollups {
+                #expect(
+                    try await fixture.database.count(table, "hour < \(Hour.index(of: Self.horizon))") == 0, "\(table)")
+                #expect(
+                    try await fixture.database.count(table, "hour >= \(Hour.index(of: Self.horizon))") > 0, "\(table)")
+            }
+            // Groups seen only before the horizon are gone; a recent one keeps its first sighting.
+            #expect(try await fixture.database.count("groups") == 2)
+            // Batch ids go too: the same old batch sent again is stored as new.
+            #expect(try await fixture.database.count("batches") == 1)
+            #expect(
+                try await fixture.send(2, at: "2026-08-01T00:15:00Z", path: ["title"], batchID: "old-0") == .stored)
+        }
+    }
+
+    @Test("ingest while retention runs stays exact", arguments: StoreBackend.allCases)
+    func ingestDuringRetention(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            for index in 0..<40 {
+                try await fixture.send(1, at: "2026-08-01T00:\(10 + index):00Z", path: ["old", "\(index)"])
+            }
+            let sweeper = try await fixture.reopen()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while try await sweeper.deleteExpired(before: Self.horizon, limit: 3) > 0 {}
+                }
+                group.addTask {
+                    for _ in 0..<30 { try await fixture.send(3, at: "2026-11-21T09:00:00Z") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await fixture.store.deleteExpired(before: Self.horizon, limit: 100) == 0)
+            #expect(try await fixture.store.fields(Self.allTime).fields.map(\.count) == [90])
+        }
+    }
+}
+
+extension FreshDatabase {
+    /// The rows of a table, optionally only those matching a condition.
+    func count(_ table: String, _ condition: String = "TRUE") async throws -> Int {
+        let sql = "SELECT COUNT(*) FROM \(table) WHERE \(condition)"
+        switch self {
+        case .sqlite(let folder):
+            return try await DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path).read { db in
+                try Int.fetchOne(db, sql: sql) ?? 0
+            }
+        case .postgres(_, let admin):
+            for try await count in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger)
+                .decode(Int.self)
+            {
+                return count
+            }
+            return 0
+        }
+    }
+}
