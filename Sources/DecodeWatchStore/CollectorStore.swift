@@ -2,4 +2,4 @@
 ///
 /// One name for the composition so that the server, the commands and the tests never reach a backend
 /// through runtime casts; ``SQLiteReportStore`` and `PostgresReportStore` both conform.
-public typealias CollectorStore = ReportStore & CredentialStore & DigestStore
+public typealias CollectorStore = ReportStore & CredentialStore & DigestStore & GroupActionStore
