@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 import Prometheus
 
-/// Builds the collector: ingest, query API, health and metrics on one HTTP server.
+/// Builds the collector: ingest, query API, dashboard, health and metrics on one HTTP server.
 ///
 /// The `serve` command runs what this returns; tests build the same application on a free port.
 /// - Parameters:
@@ -18,7 +18,7 @@ import Prometheus
 /// - Returns: the application, ready to be run as a `Service`.
 public func buildApplication(
     configuration: ServerConfiguration,
-    store: any ReportStore & CredentialStore,
+    store: any CollectorStore,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     logger: Logger = Logger(label: "decodewatch"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -40,6 +40,9 @@ public func buildApplication(
         readTimeout: configuration.readTimeout
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
+    GroupActionsController(store: store).addRoutes(to: readers)
+    // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
+    DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
     let operations = OperationsController<BasicRequestContext>(store: store, registry: registry)
     operations.addProbes(to: router)
     if configuration.metricsRequireToken {

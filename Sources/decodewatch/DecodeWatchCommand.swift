@@ -6,5 +6,8 @@ struct DecodeWatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decodewatch",
         abstract: "See which backend JSON fields break your app's Codable decoding.",
-        subcommands: [Serve.self, Fields.self, Digest.self, Resolve.self, Keys.self, Tokens.self, Demo.self])
+        subcommands: [
+            Serve.self, Fields.self, Digest.self, Resolve.self, Mute.self, Unmute.self, Keys.self, Tokens.self,
+            Demo.self,
+        ])
 }

@@ -30,6 +30,10 @@ struct RetentionStoreTests {
                 4, at: "2026-11-21T09:00:00Z", paths: [["title"], ["tags"]], batchID: "recent",
                 decodes: ["GET /v2/posts": 16])
 
+            // A decision about a group seen only before the horizon goes with it.
+            try await fixture.store.apply(.resolve, to: try await fixture.group(path: "$.author"), at: Self.horizon)
+            #expect(try await fixture.database.count("group_status_events") == 1)
+
             var steps: [Int] = []
             while true {
                 let deleted = try await fixture.store.deleteExpired(before: Self.horizon, limit: 4)
@@ -54,6 +58,7 @@ struct RetentionStoreTests {
             }
             // Groups seen only before the horizon are gone; a recent one keeps its first sighting.
             #expect(try await fixture.database.count("groups") == 2)
+            #expect(try await fixture.database.count("group_status_events") == 0)
             // Batch ids go too: the same old batch sent again is stored as new.
             #expect(try await fixture.database.count("batches") == 1)
             #expect(

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// `GET /v1/fields`: the breaking-fields summary (SPEC §3), and `POST /v1/groups/{group}/resolve`.
 struct FieldsController<Context: RequestContext>: Sendable {
-    let store: any ReportStore
+    let store: any GroupActionStore
     let normalizer: EndpointNormalizer
 
     func addRoutes(to router: some RouterMethods<Context>) {
@@ -14,19 +14,19 @@ struct FieldsController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func fields(request: Request, context: Context) async throws -> Response {
-        let parameters = request.uri.queryParameters
+        let parameters = FormValues(query: request)
+        let now = Date()
         let query = try FieldsQuery.parse(
-            app: parameters["app"].map(String.init), endpoint: parameters["endpoint"].map(String.init),
-            kind: parameters["kind"].map(String.init), since: parameters["since"].map(String.init),
-            until: parameters["until"].map(String.init), limit: parameters["limit"].map(String.init),
-            now: Date(), normalizer: normalizer)
-        return try Response.json(try await store.fields(query))
+            app: parameters["app"], endpoint: parameters["endpoint"], kind: parameters["kind"],
+            since: parameters["since"], until: parameters["until"], limit: parameters["limit"], now: now,
+            normalizer: normalizer)
+        return try Response.json(try await store.decidedFields(query, now: now).summary)
     }
 
     @Sendable func resolve(request: Request, context: Context) async throws -> Response {
         let group = try context.parameters.require("group")
         let now = Date()
-        try await store.resolve(group: group, at: now)
+        try await store.apply(.resolve, to: group, at: now)
         return try Response.json([
             "group": group, "status": GroupStatus.resolved.rawValue, "resolved_at": RFC3339.string(from: now),
         ])

@@ -116,6 +116,28 @@ enum SQLiteMigrations {
             // Retention deletes batch ids by receive time, a few thousand at a time.
             try db.execute(sql: "CREATE INDEX batches_on_received_at ON batches (received_at)")
         }
+        migrator.registerMigration("createGroupActionTables") { db in
+            // Mutes and resolutions in the next version per group, and the history of every decision.
+            try db.execute(
+                sql: """
+                    CREATE TABLE group_actions (
+                        group_id TEXT PRIMARY KEY,
+                        muted_at INTEGER,
+                        muted_until INTEGER,
+                        muted_until_total INTEGER,
+                        next_version_at INTEGER,
+                        next_version_through TEXT
+                    );
+
+                    CREATE TABLE group_status_events (
+                        group_id TEXT NOT NULL,
+                        at INTEGER NOT NULL,
+                        action TEXT NOT NULL,
+                        detail TEXT,
+                        PRIMARY KEY (group_id, at, action)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

@@ -137,6 +137,30 @@ enum PostgresMigrations {
                 // Retention deletes batch ids by receive time, a few thousand at a time.
                 "CREATE INDEX batches_on_received_at ON batches (received_at)"
             ]),
+        Migration(
+            version: 5, name: "create_group_action_tables",
+            statements: [
+                // Mutes and resolutions in the next version per group, and the history of every decision.
+                """
+                CREATE TABLE group_actions (
+                    group_id TEXT PRIMARY KEY,
+                    muted_at BIGINT,
+                    muted_until BIGINT,
+                    muted_until_total BIGINT,
+                    next_version_at BIGINT,
+                    next_version_through TEXT
+                )
+                """,
+                """
+                CREATE TABLE group_status_events (
+                    group_id TEXT NOT NULL,
+                    at BIGINT NOT NULL,
+                    action TEXT NOT NULL,
+                    detail TEXT,
+                    PRIMARY KEY (group_id, at, action)
+                )
+                """,
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecodeWatchCore
+import DecodeWatchStore
 import Foundation
 
 extension DecodeWatchCommand {
@@ -32,7 +33,8 @@ extension DecodeWatchCommand {
             } catch {
                 throw ValidationError(error.message)
             }
-            let summary = try await store.withStore { try await $0.fields(query) }
+            // Statuses with decisions applied (resolved in the next version), as `GET /v1/fields` answers them.
+            let summary = try await store.withStore { try await $0.decidedFields(query, now: Date()).summary }
             print(FieldsRenderer.render(summary, as: format), terminator: "")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeWatchStore
 import Foundation
 
 extension DecodeWatchCommand {
@@ -8,11 +9,13 @@ extension DecodeWatchCommand {
             abstract: "Mark a group resolved. A report that occurs later marks it regressed.")
 
         @Argument(help: "The group id, as shown by `decodewatch fields`.") var group: String
+        @Flag(help: "Only a version newer than every version seen so far regresses it.") var inNextVersion = false
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try await store.withStore { try await $0.resolve(group: group, at: Date()) }
-            print("Resolved \(group).")
+            let action: GroupAction = inNextVersion ? .resolveInNextVersion : .resolve
+            try await store.withStore { try await $0.apply(action, to: group, at: Date()) }
+            print(inNextVersion ? "Resolved \(group) in the next version." : "Resolved \(group).")
         }
     }
 }

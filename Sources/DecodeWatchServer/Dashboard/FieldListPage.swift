@@ -1,0 +1,207 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+
+/// `GET /`: the breaking fields of a window, one row per group, with tabs by status, filters, sort and pages.
+///
+/// Three store calls whatever the number of groups: the summary (up to ``FieldsQuery/maxLimit`` groups,
+/// the most failing first), the decisions in force for them, and the hourly counts of the shown page
+/// only (one query, like Bugsink's sparklines).
+struct FieldListPage: Sendable {
+    /// The status tabs; `muted` holds muted groups, which the first three leave out.
+    static let tabs = ["all", "new", "regressed", "ongoing", "resolved", "muted"]
+    /// Sort orders.
+    static let sorts = [("count", "Count"), ("rate", "Rate"), ("last_seen", "Last seen")]
+    /// Rows per page.
+    static let pageSize = 50
+
+    /// What the query string asked for.
+    struct Request: Sendable {
+        var tab = "all"
+        var app: String?
+        var endpoint: String?
+        var kind: String?
+        var version: String?
+        var window = DashboardWindow.day
+        var sort = "count"
+        var page = 1
+
+        init(_ values: FormValues) {
+            tab = values.nonEmpty("status").flatMap { FieldListPage.tabs.contains($0) ? $0 : nil } ?? "all"
+            app = values.nonEmpty("app")
+            endpoint = values.nonEmpty("endpoint")
+            kind = values.nonEmpty("kind")
+            version = values.nonEmpty("version")
+            window = values.nonEmpty("window").flatMap(DashboardWindow.init(rawValue:)) ?? .day
+            sort =
+                values.nonEmpty("sort").flatMap { s in FieldListPage.sorts.contains { $0.0 == s } ? s : nil } ?? "count"
+            page = values.nonEmpty("page").flatMap(Int.init).map { max(1, $0) } ?? 1
+        }
+
+        /// The query string of this view with some parameters changed; empty values are left out.
+        func link(tab: String? = nil, page: Int? = nil) -> String {
+            let pairs: [(String, String?)] = [
+                ("status", (tab ?? self.tab) == "all" ? nil : (tab ?? self.tab)), ("app", app),
+                ("endpoint", endpoint), ("kind", kind), ("version", version),
+                ("window", window == .day ? nil : window.rawValue), ("sort", sort == "count" ? nil : sort),
+                ("page", (page ?? 1) == 1 ? nil : String(page ?? 1)),
+            ]
+            let query = pairs.compactMap { name, value in value.map { "\(name)=\(DashboardPage.queryEscape($0))" } }
+            return query.isEmpty ? "/" : "/?" + query.joined(separator: "&")
+        }
+    }
+
+    let store: any GroupActionStore
+    let normalizer: EndpointNormalizer
+
+    /// Builds the page's view; a bad filter becomes a message on the page.
+    func view(_ request: Request, now: Date) async throws -> FieldListView {
+        var view = FieldListView(request: request)
+        let query: FieldsQuery
+        do throws(QueryError) {
+            query = try FieldsQuery.parse(
+                app: request.app, endpoint: request.endpoint, kind: request.kind, since: request.window.rawValue,
+                until: nil, limit: String(FieldsQuery.maxLimit), now: now, normalizer: normalizer)
+        } catch {
+            view.error = error.message
+            return view
+        }
+        let (summary, actions) = try await store.decidedFields(query, now: now)
+        var fields = summary.fields
+        if let version = request.version { fields.removeAll { $0.versions[version] == nil } }
+        view.truncated = summary.fields.count == FieldsQuery.maxLimit
+        func tab(of field: FieldSummary) -> String {
+            actions[field.group]?.isMuted == true && field.status != .resolved ? "muted" : field.status.rawValue
+        }
+        var counts: [String: Int] = ["all": fields.count]
+        for field in fields { counts[tab(of: field), default: 0] += 1 }
+        view.tabs = Self.tabs.map { name in
+            FieldListView.Tab(
+                name: name, label: name.prefix(1).uppercased() + name.dropFirst(), count: counts[name] ?? 0,
+                href: request.link(tab: name), current: name == request.tab)
+        }
+        if request.tab != "all" { fields.removeAll { tab(of: $0) != request.tab } }
+        switch request.sort {
+        case "rate": fields.sort { ($0.rate ?? -1, $0.count, $1.group) > ($1.rate ?? -1, $1.count, $0.group) }
+        case "last_seen": fields.sort { ($0.lastSeen, $0.count, $1.group) > ($1.lastSeen, $1.count, $0.group) }
+        default: break  // the summary's order: count descending, then group
+        }
+        let pages = max(1, (fields.count + Self.pageSize - 1) / Self.pageSize)
+        let page = min(request.page, pages)
+        let shown = Array(fields.dropFirst((page - 1) * Self.pageSize).prefix(Self.pageSize))
+        let hourly = try await store.hourlyCounts(groups: shown.map(\.group), since: query.since, until: query.until)
+        view.rows = shown.map { field in
+            FieldListView.Row(
+                field, muted: actions[field.group]?.isMuted == true,
+                bars: DashboardPage.bars(request.window.buckets(hourly[field.group] ?? [:], until: query.until)),
+                window: request.window.rawValue, now: now)
+        }
+        view.pageLabel = "Page \(page) of \(pages) · \(DashboardFormat.count(fields.count)) fields"
+        view.previous = page > 1 ? request.link(page: page - 1) : nil
+        view.next = page < pages ? request.link(page: page + 1) : nil
+        view.since = DashboardFormat.time(query.since, now: now)
+        view.isEmpty = view.rows.isEmpty
+        view.hasRows = !view.rows.isEmpty
+        return view
+    }
+}
+
+/// What the list template renders.
+struct FieldListView: Sendable {
+    struct Tab: Sendable {
+        let name: String
+        let label: String
+        let count: Int
+        let href: String
+        let current: Bool
+    }
+
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct Row: Sendable {
+        let group: String
+        let href: String
+        let app: String
+        let endpoint: String
+        let path: String
+        let kind: String
+        let expected: String
+        let count: String
+        let installs: String
+        let rate: String
+        let bars: [DashboardPage.Bar]
+        let firstSeen: DashboardFormat.Time
+        let lastSeen: DashboardFormat.Time
+        let versions: String
+        let status: String
+        let muted: Bool
+
+        init(_ field: FieldSummary, muted: Bool, bars: [DashboardPage.Bar], window: String, now: Date) {
+            group = field.group
+            href = "/groups/\(field.group)" + (window == DashboardWindow.day.rawValue ? "" : "?window=\(window)")
+            app = field.app
+            endpoint = field.endpoint
+            path = field.path
+            kind = field.kind.rawValue
+            expected = field.expected ?? "–"
+            count = DashboardFormat.count(field.count)
+            installs = DashboardFormat.count(field.installs)
+            rate = DashboardFormat.rate(field.rate)
+            self.bars = bars
+            firstSeen = DashboardFormat.time(field.firstSeen, now: now)
+            lastSeen = DashboardFormat.time(field.lastSeen, now: now)
+            versions = DashboardFormat.versions(field.versions)
+            status = field.status.rawValue
+            self.muted = muted
+        }
+    }
+
+    var tabs: [Tab] = []
+    var rows: [Row] = []
+    var error: String?
+    var truncated = false
+    var pageLabel = ""
+    var previous: String?
+    var next: String?
+    var since: DashboardFormat.Time?
+    let currentTab: String
+    let app: String
+    let endpoint: String
+    let version: String
+    let kinds: [Option]
+    let windows: [Option]
+    let sorts: [Option]
+    let sparkLabel: String
+    var page = DashboardPage.Chrome()
+
+    init(request: FieldListPage.Request) {
+        currentTab = request.tab
+        isAll = request.tab == "all"
+        app = request.app ?? ""
+        endpoint = request.endpoint ?? ""
+        version = request.version ?? ""
+        kinds =
+            [Option(value: "", label: "Any kind", selected: request.kind == nil)]
+            + ReportKind.allCases.map {
+                Option(value: $0.rawValue, label: $0.rawValue, selected: request.kind == $0.rawValue)
+            }
+        windows = DashboardWindow.allCases.map {
+            Option(value: $0.rawValue, label: $0.label, selected: $0 == request.window)
+        }
+        sorts = FieldListPage.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == request.sort) }
+        sparkLabel = request.window == .day ? "Last 24 h, hourly" : "Last \(request.window.rawValue), daily"
+    }
+
+    /// Whether there is nothing to list (stored: templates read stored properties only).
+    var isEmpty = false
+    /// Whether there are rows.
+    var hasRows = false
+    /// Whether the "all" tab is shown.
+    let isAll: Bool
+    /// The page title.
+    let title = "Breaking fields"
+}

@@ -1,0 +1,159 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+
+/// `GET /groups/{group}`: one breaking field in depth: its hourly chart, its versions, its latest redacted
+/// sample, the decisions taken about it and the forms to take more.
+///
+/// A fixed number of store calls: the stored group, the summary of its endpoint (for count, installs,
+/// rate and status), the decisions in force, its versions, its hourly counts and its history.
+struct GroupPage: Sendable {
+    let store: any GroupActionStore
+
+    /// The page's view, or `nil` when no group has that id.
+    func view(group id: String, window: DashboardWindow, now: Date) async throws -> GroupView? {
+        guard let group = try await store.storedGroup(id) else { return nil }
+        let since = now.addingTimeInterval(-window.seconds)
+        let query = FieldsQuery(
+            app: group.app, endpoint: group.endpoint, kind: group.kind, since: since, until: now,
+            limit: FieldsQuery.maxLimit)
+        let (summary, actions) = try await store.decidedFields(query, now: now)
+        let field = summary.fields.first { $0.group == id }
+        // Decisions come with the summary when the group failed in the window; otherwise they are read alone.
+        let state =
+            field == nil
+            ? try await store.actionStates(groups: [id], now: now)[id] ?? GroupActionState()
+            : actions[id] ?? GroupActionState()
+        let versions = try await store.versionBreakdown(group: id, since: since, until: now)
+        let hourly = try await store.hourlyCounts(groups: [id], since: since, until: now)[id] ?? [:]
+        let history = try await store.statusHistory(group: id)
+        let hours = Int(window.seconds / 3600)
+        let last = Hour.index(of: now.addingTimeInterval(-1))
+        let counts = (0..<hours).map { hourly[last - Int64(hours - 1 - $0)] ?? 0 }
+        return GroupView(
+            group: group, field: field, state: state, window: window, versions: versions,
+            bars: DashboardPage.bars(counts), history: history, now: now)
+    }
+}
+
+/// What the group template renders.
+struct GroupView: Sendable {
+    struct VersionRow: Sendable {
+        let version: String
+        let count: String
+        let share: String
+        let firstHour: DashboardFormat.Time
+        let lastHour: DashboardFormat.Time
+    }
+
+    struct Event: Sendable {
+        let at: DashboardFormat.Time
+        let action: String
+        let detail: String
+    }
+
+    let id: String
+    let title: String
+    let app: String
+    let endpoint: String
+    let path: String
+    let kind: String
+    let expected: String
+    let count: String
+    let installs: String
+    let rate: String
+    let status: String
+    let muted: Bool
+    let muteLabel: String
+    let nextVersionLabel: String
+    let firstSeen: DashboardFormat.Time
+    let lastSeen: DashboardFormat.Time
+    let windowLabel: String
+    let windows: [FieldListView.Option]
+    let bars: [DashboardPage.Bar]
+    let chartWidth: Int
+    let chartPeak: String
+    let chartStart: DashboardFormat.Time
+    let versions: [VersionRow]
+    let hasVersions: Bool
+    let snippet: String?
+    let message: String?
+    let sampleType: String?
+    let events: [Event]
+    let hasEvents: Bool
+    let jsonLink: String
+    let cliCommand: String
+    var page = DashboardPage.Chrome()
+
+    init(
+        group: StoredGroup, field: FieldSummary?, state: GroupActionState, window: DashboardWindow,
+        versions: [VersionFailures], bars: [DashboardPage.Bar], history: [GroupStatusEvent], now: Date
+    ) {
+        id = group.id
+        title = group.path
+        app = group.app
+        endpoint = group.endpoint
+        path = group.path
+        kind = group.kind.rawValue
+        expected = field?.expected ?? "–"
+        count = DashboardFormat.count(field?.count ?? 0)
+        installs = DashboardFormat.count(field?.installs ?? 0)
+        rate = DashboardFormat.rate(field?.rate)
+        let since = now.addingTimeInterval(-window.seconds)
+        status = state.status(field?.status ?? group.lifecycle.status(since: since)).rawValue
+        muted = state.isMuted
+        if state.isMuted {
+            muteLabel =
+                state.mutedFailuresLeft.map { "muted for \(DashboardFormat.count($0)) more failures" }
+                ?? state.mutedUntil.map { "muted until \(RFC3339.string(from: $0))" } ?? "muted"
+        } else {
+            muteLabel = ""
+        }
+        nextVersionLabel =
+            state.isResolvedInNextVersion
+            ? "resolved in the version after \(state.resolvedThroughVersion ?? "(none known)")"
+                + (state.newerVersionSeen ? "; a newer version reported it again" : "") : ""
+        firstSeen = DashboardFormat.time(group.lifecycle.firstSeen, now: now)
+        lastSeen = DashboardFormat.time(group.lastSeen, now: now)
+        windowLabel = window.label
+        windows = DashboardWindow.allCases.map {
+            FieldListView.Option(value: $0.rawValue, label: $0.label, selected: $0 == window)
+        }
+        self.bars = bars
+        chartWidth = bars.count
+        chartPeak = DashboardFormat.count(bars.map(\.count).max() ?? 0)
+        chartStart = DashboardFormat.time(since, now: now)
+        let total = max(1, versions.reduce(0) { $0 + $1.count })
+        self.versions = versions.map {
+            VersionRow(
+                version: $0.version.isEmpty ? "(none)" : $0.version, count: DashboardFormat.count($0.count),
+                share: DashboardFormat.rate(Double($0.count) / Double(total)),
+                firstHour: DashboardFormat.time($0.firstHour, now: now),
+                lastHour: DashboardFormat.time($0.lastHour, now: now))
+        }
+        hasVersions = !versions.isEmpty
+        snippet = group.sample.snippet
+        message = group.sample.message
+        sampleType = group.sample.type
+        var events = history.map {
+            Event(at: DashboardFormat.time($0.at, now: now), action: $0.action, detail: $0.detail ?? "")
+        }
+        if let regressed = group.lifecycle.regressedAt {
+            events.append(
+                Event(
+                    at: DashboardFormat.time(regressed, now: now), action: "regressed",
+                    detail: group.lifecycle.regressedVersion.map { "in \($0)" } ?? ""))
+            events.sort { $0.at.absolute < $1.at.absolute }
+        }
+        self.events = events
+        hasEvents = !events.isEmpty
+        let filters = [
+            "app=\(DashboardPage.queryEscape(group.app))", "endpoint=\(DashboardPage.queryEscape(group.endpoint))",
+            "kind=\(group.kind.rawValue)", "since=\(window.rawValue)",
+        ]
+        jsonLink = "/v1/fields?" + filters.joined(separator: "&")
+        cliCommand =
+            "decodewatch fields --app '\(group.app)' --endpoint '\(group.endpoint)' --kind \(group.kind.rawValue) "
+            + "--since \(window.rawValue) --format json"
+    }
+}

@@ -1,0 +1,192 @@
+import DecodeWatchCore
+import Foundation
+
+extension SQLStore {
+    public func apply(_ action: GroupAction, to group: String, at date: Date) async throws {
+        if action == .resolve || action == .resolveInNextVersion { try await resolve(group: group, at: date) }
+        let p = dialect.parameter
+        let facts = SQLStatement(
+            """
+            SELECT (SELECT COUNT(*) FROM groups WHERE group_id = \(p(1))) AS known,
+                   (SELECT \(dialect.cappedSum("count")) FROM group_hours WHERE group_id = \(p(1))) AS total
+            """,
+            [.text(group)])
+        let versions = SQLStatement(
+            "SELECT DISTINCT version FROM group_hour_versions WHERE group_id = \(p(1))", [.text(group)])
+        let step = try SQLStep<Void>.runAll([facts, versions]) { [dialect] results in
+            guard let row = results[0].first, try row.integer("known") > 0 else {
+                throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
+            }
+            let total = try row.integer("total")
+            let newest = try results[1].map { try $0.text("version") }.max { GroupActionState.isNewer($1, than: $0) }
+            let (change, detail) = Self.change(
+                action, group: group, at: date, total: total, newest: newest, dialect: dialect)
+            let event = SQLStatement(
+                """
+                INSERT INTO group_status_events (group_id, at, action, detail)
+                VALUES (\(dialect.parameters(from: 1, count: 4)))
+                ON CONFLICT (group_id, at, action) DO NOTHING
+                """,
+                [.text(group), SQLValue(date), .text(action.name), SQLValue(detail)])
+            return try .runAll([change, event]) { _ in .done(()) }
+        }
+        try await perform(step, access: .write)
+    }
+
+    /// The `group_actions` upsert of one decision and the detail its history records.
+    private static func change(
+        _ action: GroupAction, group: String, at date: Date, total: Int64, newest: String?, dialect: SQLDialect
+    ) -> (SQLStatement, String?) {
+        let columns: [String]
+        let values: [SQLValue]
+        let detail: String?
+        switch action {
+        case .resolve:
+            (columns, values, detail) = (["next_version_at", "next_version_through"], [.null, .null], nil)
+        case .resolveInNextVersion:
+            (columns, values) = (["next_version_at", "next_version_through"], [SQLValue(date), SQLValue(newest)])
+            detail = newest.map { "through \($0)" } ?? "no version known"
+        case .mute(let mute):
+            var until: SQLValue = .null
+            var untilTotal: SQLValue = .null
+            switch mute {
+            case .period(let seconds): until = SQLValue(date.addingTimeInterval(seconds))
+            case .occurrences(let count):
+                untilTotal = .integer(total.addingReportingOverflow(Int64(count)).partialValue)
+            }
+            (columns, values, detail) = (
+                ["muted_at", "muted_until", "muted_until_total"], [SQLValue(date), until, untilTotal], mute.summary
+            )
+        case .unmute:
+            (columns, values, detail) = (["muted_at", "muted_until", "muted_until_total"], [.null, .null, .null], nil)
+        }
+        let statement = SQLStatement(
+            """
+            INSERT INTO group_actions (group_id, \(columns.joined(separator: ", ")))
+            VALUES (\(dialect.parameters(from: 1, count: columns.count + 1)))
+            ON CONFLICT (group_id) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            """,
+            [.text(group)] + values)
+        return (statement, detail)
+    }
+
+    public func actionStates(groups: [String], now: Date) async throws -> [String: GroupActionState] {
+        guard !groups.isEmpty else { return [:] }
+        let states = SQLStatement(
+            """
+            SELECT a.group_id, a.muted_at, a.muted_until, a.muted_until_total, a.next_version_at,
+                   a.next_version_through,
+                   (SELECT \(dialect.cappedSum("h.count")) FROM group_hours h WHERE h.group_id = a.group_id) AS total
+            FROM group_actions a
+            WHERE a.group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
+              AND (a.muted_at IS NOT NULL OR a.next_version_at IS NOT NULL)
+            """,
+            groups.map(SQLValue.text))
+        let step = SQLStep<[String: GroupActionState]>.run(states) { [dialect] rows in
+            var result: [String: GroupActionState] = [:]
+            var resolvedSince: [String: Int64] = [:]
+            for row in rows {
+                let id = try row.text("group_id")
+                var state = GroupActionState()
+                if try row.optionalInteger("muted_at") != nil {
+                    state.mutedUntil = try row.optionalDate("muted_until")
+                    state.mutedFailuresLeft = try row.optionalInteger("muted_until_total").map {
+                        Int(max(0, $0 - (try row.integer("total"))))
+                    }
+                    state.isMuted = (state.mutedUntil.map { $0 > now } ?? true) && (state.mutedFailuresLeft ?? 1) > 0
+                }
+                if let at = try row.optionalDate("next_version_at") {
+                    state.isResolvedInNextVersion = true
+                    state.resolvedThroughVersion = try row.optionalText("next_version_through")
+                    resolvedSince[id] = Hour.index(of: at)
+                }
+                result[id] = state
+            }
+            guard !resolvedSince.isEmpty else { return .done(result) }
+            let states = result
+            // Versions reporting since each resolution; a version newer than the one resolved through regresses.
+            let ids = resolvedSince.keys.sorted()
+            let since = ids.enumerated().map { index, _ in
+                "(group_id = \(dialect.parameter(2 * index + 1)) AND hour >= \(dialect.parameter(2 * index + 2)))"
+            }
+            let versions = SQLStatement(
+                "SELECT DISTINCT group_id, version FROM group_hour_versions WHERE \(since.joined(separator: " OR "))",
+                ids.flatMap { [SQLValue.text($0), .integer(resolvedSince[$0]!)] })
+            return .run(versions) { rows in
+                var result = states
+                for row in rows {
+                    let id = try row.text("group_id")
+                    let version = try row.text("version")
+                    guard var state = result[id] else { continue }
+                    if let through = state.resolvedThroughVersion {
+                        if GroupActionState.isNewer(version, than: through) { state.newerVersionSeen = true }
+                    } else {
+                        state.newerVersionSeen = true
+                    }
+                    result[id] = state
+                }
+                return .done(result)
+            }
+        }
+        return try await perform(step, access: .read)
+    }
+
+    public func statusHistory(group: String) async throws -> [GroupStatusEvent] {
+        let statement = SQLStatement(
+            """
+            SELECT at, action, detail FROM group_status_events WHERE group_id = \(dialect.parameter(1))
+            ORDER BY at, action
+            """,
+            [.text(group)])
+        return try await perform(
+            .fetch(statement) { rows in
+                try rows.map {
+                    GroupStatusEvent(
+                        at: try $0.date("at"), action: try $0.text("action"), detail: try $0.optionalText("detail"))
+                }
+            }, access: .read)
+    }
+
+    public func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures] {
+        let statement = SQLStatement(
+            """
+            SELECT version, \(dialect.cappedSum("count")) AS total, MIN(hour) AS first_hour, MAX(hour) AS last_hour
+            FROM group_hour_versions
+            WHERE group_id = \(dialect.parameter(1)) AND hour >= \(dialect.parameter(2)) AND hour < \(dialect.parameter(3))
+            GROUP BY version
+            """,
+            [.text(group), .integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))])
+        return try await perform(
+            .fetch(statement) { rows in
+                try rows.map {
+                    VersionFailures(
+                        version: try $0.text("version"), count: try $0.count("total"),
+                        firstHour: Hour.start(of: try $0.integer("first_hour")),
+                        lastHour: Hour.start(of: try $0.integer("last_hour")))
+                }
+                .sorted { GroupActionState.isNewer($0.version, than: $1.version) }
+            }, access: .read)
+    }
+
+    public func storedGroup(_ group: String) async throws -> StoredGroup? {
+        let statement = SQLStatement(
+            """
+            SELECT group_id, app_id, endpoint, path, kind, first_seen, last_seen, sample_snippet, sample_message,
+                   sample_type, state, resolved_at, regressed_at, regressed_version
+            FROM groups WHERE group_id = \(dialect.parameter(1))
+            """,
+            [.text(group)])
+        return try await perform(
+            .fetch(statement) { rows in
+                try rows.first.map { row in
+                    StoredGroup(
+                        id: try row.text("group_id"), app: try row.text("app_id"), endpoint: try row.text("endpoint"),
+                        path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
+                        lastSeen: try row.date("last_seen"), lifecycle: try GroupLifecycle(row),
+                        sample: Sample(
+                            snippet: try row.optionalText("sample_snippet"),
+                            message: try row.optionalText("sample_message"), type: try row.optionalText("sample_type")))
+                }
+            }, access: .read)
+    }
+}

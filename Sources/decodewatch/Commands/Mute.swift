@@ -1,0 +1,47 @@
+import ArgumentParser
+import DecodeWatchStore
+import Foundation
+
+extension DecodeWatchCommand {
+    /// `decodewatch mute GROUP (--for 24h | --count 100)`: hides a group from the dashboard's open tabs
+    /// and from the digest's new, regressed and growing lists until the mute ends.
+    struct Mute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mute a group for a period or until it fails a number of more times.",
+            discussion: """
+                A muted group still counts in `decodewatch fields` and in the digest's totals; it leaves \
+                the digest's new, regressed and growing lists and the dashboard's open tabs until the \
+                mute ends. `decodewatch unmute GROUP` ends it early.
+                """)
+
+        @Argument(help: "The group id, as shown by `decodewatch fields`.") var group: String
+        @Option(name: .customLong("for"), help: "How long, e.g. 90m, 24h, 7d, 2w.") var period: String?
+        @Option(help: "How many more failures end the mute.") var count: String?
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            do { _ = try GroupMute.parse(period: period, count: count) } catch {
+                throw ValidationError(error.message)
+            }
+        }
+
+        func run() async throws {
+            let mute = try GroupMute.parse(period: period, count: count)
+            try await store.withStore { try await $0.apply(.mute(mute), to: group, at: Date()) }
+            print("Muted \(group) \(mute.summary).")
+        }
+    }
+
+    /// `decodewatch unmute GROUP`: ends a mute.
+    struct Unmute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End the mute of a group.")
+
+        @Argument(help: "The group id, as shown by `decodewatch fields`.") var group: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.withStore { try await $0.apply(.unmute, to: group, at: Date()) }
+            print("Unmuted \(group).")
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import Testing
+
+/// The dashboard over HTTP: rows, tabs, filters, actions, sign-in, cookies and CSRF.
+@Suite("Dashboard pages")
+struct DashboardTests {
+    /// Two groups of one app: titles (5 failures, 5.2.0) and prices (2 failures, 5.1.0), with decodes.
+    static func seed(_ collector: TestCollector) async throws {
+        let decodes: [[String: Any]] = [["endpoint": "GET /v2/posts", "count": 200]]
+        _ = try await collector.ingest(
+            Batches.batch(
+                version: "5.2.0", decodes: decodes,
+                reports: [Batches.report(count: 5, snippet: "{\"id\":\"pos_2\",\"owner\":\"ann@example.com\"}")]))
+        _ = try await collector.ingest(
+            Batches.batch(
+                version: "5.1.0",
+                reports: [
+                    Batches.report(
+                        endpoint: "GET /v2/products", path: ["items", 0, "price"], kind: "typeMismatch", count: 2)
+                ]))
+    }
+
+    static func group(_ path: String, endpoint: String = "GET /v2/posts", kind: ReportKind = .keyNotFound) -> String {
+        GroupKey(app: "com.example.shop", endpoint: endpoint, path: path, kind: kind).id
+    }
+
+    @Test("the list shows one row per group with its numbers, and tabs count by status")
+    func listRows() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let page = try await DashboardClient(collector.baseURL).send("GET", "/")
+            #expect(page.status == 200)
+            #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
+            let html = page.text
+            #expect(html.components(separatedBy: "<tr data-group=").count - 1 == 2)
+            #expect(html.contains("data-group=\"\(Self.group("$.results[*].title"))\" data-status=\"new\""))
+            #expect(html.contains("<code>$.items[*].price</code>"))
+            #expect(html.contains("2.5%"))  // 5 failures in 200 decodes
+            #expect(html.contains("data-tab=\"new\">New <span class=\"num\">2</span>"))
+            #expect(html.contains("data-tab=\"resolved\">Resolved <span class=\"num\">0</span>"))
+            #expect(!html.contains("ann@example.com"))
+        }
+    }
+
+    @Test("filters from a form's query string, with + for spaces, narrow the rows")
+    func filtersWithPlus() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let client = DashboardClient(collector.baseURL)
+            let byEndpoint = try await client.send("GET", "/?endpoint=GET+%2Fv2%2Fproducts&kind=&window=7d")
+            #expect(byEndpoint.status == 200)
+            #expect(byEndpoint.text.components(separatedBy: "<tr data-group=").count - 1 == 1)
+            #expect(byEndpoint.text.contains("value=\"GET /v2/products\""))
+            let byVersion = try await client.send("GET", "/?version=5.2.0")
+            #expect(byVersion.text.contains("data-group=\"\(Self.group("$.results[*].title"))\""))
+            #expect(byVersion.text.components(separatedBy: "<tr data-group=").count - 1 == 1)
+            let bad = try await client.send("GET", "/?kind=nonsense")
+            #expect(bad.status == 400)
+            #expect(bad.text.contains("kind &#39;nonsense&#39; is unknown"))
+        }
+    }
+
+    @Test("a resolve through the group page's form changes the status in the page, the API and storage")
+    func resolveThroughForm() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let group = Self.group("$.results[*].title")
+            let client = DashboardClient(collector.baseURL)
+            let page = try await client.send("GET", "/groups/\(group)")
+            #expect(page.status == 200)
+            let csrf = try #require(DashboardClient.csrf(in: page.text))
+            #expect(client.cookies["dw_csrf"] == csrf)
+            let posted = try await client.send(
+                "POST", "/groups/\(group)/actions", form: ["csrf": csrf, "action": "resolve"])
+            #expect(posted.status == 303)
+            #expect(posted.header("Location") == "/groups/\(group)")
+            let after = try await client.send("GET", "/groups/\(group)")
+            #expect(after.text.contains("data-status=\"resolved\""))
+            #expect(after.text.contains("data-action=\"resolve\""))
+            let list = try await client.send("GET", "/?status=resolved")
+            #expect(list.text.contains("data-group=\"\(group)\" data-status=\"resolved\""))
+            #expect(try await collector.fields().fields.first { $0.group == group }?.status == .resolved)
+            let stored = try await collector.store.decidedFields(
+                FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date()), now: Date())
+            #expect(stored.summary.fields.first { $0.group == group }?.status == .resolved)
+        }
+    }
+
+    @Test("a form post without the CSRF cookie's token is refused and changes nothing")
+    func csrfRequired() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let group = Self.group("$.results[*].title")
+            let client = DashboardClient(collector.baseURL)
+            _ = try await client.send("GET", "/groups/\(group)")
+            let forged = try await client.send(
+                "POST", "/groups/\(group)/actions",
+                form: ["csrf": String(repeating: "0", count: 32), "action": "resolve"])
+            #expect(forged.status == 403)
+            #expect(try await collector.fields().fields.first { $0.group == group }?.status == .new)
+        }
+    }
+
+    @Test("mute and unmute through the forms move a group to the muted tab and back")
+    func muteThroughForms() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let group = Self.group("$.results[*].title")
+            let client = DashboardClient(collector.baseURL)
+            let csrf = try #require(DashboardClient.csrf(in: try await client.send("GET", "/groups/\(group)").text))
+            let muted = try await client.send(
+                "POST", "/groups/\(group)/actions", form: ["csrf": csrf, "action": "mute", "for": "24h"])
+            #expect(muted.status == 303)
+            let tab = try await client.send("GET", "/?status=muted")
+            #expect(tab.text.contains("data-group=\"\(group)\""))
+            let newTab = try await client.send("GET", "/?status=new")
+            #expect(!newTab.text.contains("data-group=\"\(group)\""))
+            let badCount = try await client.send(
+                "POST", "/groups/\(group)/actions", form: ["csrf": csrf, "action": "mute", "count": "0"])
+            #expect(badCount.status == 400)
+            _ = try await client.send("POST", "/groups/\(group)/actions", form: ["csrf": csrf, "action": "unmute"])
+            let back = try await client.send("GET", "/?status=new")
+            #expect(back.text.contains("data-group=\"\(group)\""))
+        }
+    }
+
+    @Test("with read tokens, a viewer without one is sent to sign in and sees no field or snippet")
+    func signInRequired() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let (token, _) = try await collector.createCredential(.read)
+            let group = Self.group("$.results[*].title")
+            let client = DashboardClient(collector.baseURL)
+            for path in ["/", "/groups/\(group)", "/?status=new"] {
+                let answer = try await client.send("GET", path)
+                #expect(answer.status == 303, "\(path)")
+                #expect(answer.header("Location")?.hasPrefix("/login?next=") == true)
+                #expect(!answer.text.contains("results"))
+            }
+            let form = try await client.send("GET", "/login?next=%2Fgroups%2F\(group)")
+            let csrf = try #require(DashboardClient.csrf(in: form.text))
+            let wrong = try await client.send(
+                "POST", "/login", form: ["csrf": csrf, "token": "dwr_wrong", "next": "/"])
+            #expect(wrong.status == 401)
+            #expect(client.cookies["dw_session"] == nil)
+            let signed = try await client.send(
+                "POST", "/login", form: ["csrf": csrf, "token": token, "next": "/groups/\(group)"],
+                headers: ["X-Forwarded-Proto": "https"])
+            #expect(signed.status == 303)
+            #expect(signed.header("Location") == "/groups/\(group)")
+            let cookie = try #require(signed.setCookies.first { $0.hasPrefix("dw_session=") })
+            #expect(cookie.contains("HttpOnly"))
+            #expect(cookie.lowercased().contains("samesite=strict"))
+            #expect(cookie.contains("Secure"))
+            let page = try await client.send("GET", "/groups/\(group)")
+            #expect(page.status == 200)
+            #expect(page.text.contains("&lt;redacted&gt;"))
+            #expect(page.text.contains("Sign out"))
+            let away = try await client.send(
+                "POST", "/login", form: ["csrf": csrf, "token": token, "next": "//evil.example"])
+            #expect(away.header("Location") == "/")
+        }
+    }
+
+    @Test("without TLS the session cookie is not marked Secure")
+    func cookieWithoutTLS() async throws {
+        try await TestCollector.run { collector in
+            let (token, _) = try await collector.createCredential(.read)
+            let client = DashboardClient(collector.baseURL)
+            let csrf = try #require(DashboardClient.csrf(in: try await client.send("GET", "/login").text))
+            let signed = try await client.send("POST", "/login", form: ["csrf": csrf, "token": token, "next": "/"])
+            let cookie = try #require(signed.setCookies.first { $0.hasPrefix("dw_session=") })
+            #expect(!cookie.contains("Secure"))
+            #expect(try await client.send("GET", "/").status == 200)
+        }
+    }
+
+    @Test("an unknown group's page is a 404 page, not an error body")
+    func unknownGroup() async throws {
+        try await TestCollector.run { collector in
+            let answer = try await DashboardClient(collector.baseURL).send("GET", "/groups/0123456789abcdef")
+            #expect(answer.status == 404)
+            #expect(answer.text.contains("No such group"))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import Testing
+
+/// Mutes, resolutions in the next version and the status history, on every backend.
+@Suite("Group actions in storage")
+struct GroupActionStoreTests {
+    static let window = ReportStoreConformanceTests.window
+    static let path = "$.results[*].title"
+
+    @Test("a mute for a period holds until it ends and is recorded in the history", arguments: StoreBackend.allCases)
+    func muteForPeriod(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(2)
+            let group = try await fixture.group(path: Self.path)
+            let at = date("2026-11-21T10:00:00Z")
+            try await fixture.store.apply(.mute(.period(3600)), to: group, at: at)
+            let during = try await fixture.store.actionStates(groups: [group], now: at.addingTimeInterval(1800))
+            #expect(during[group]?.isMuted == true)
+            #expect(during[group]?.mutedUntil == at.addingTimeInterval(3600))
+            let after = try await fixture.store.actionStates(groups: [group], now: at.addingTimeInterval(3601))
+            #expect(after[group]?.isMuted == false)
+            let history = try await fixture.store.statusHistory(group: group)
+            #expect(history == [GroupStatusEvent(at: at, action: "mute", detail: "for 1h")])
+        }
+    }
+
+    @Test("a mute for N failures ends once N more failures arrive", arguments: StoreBackend.allCases)
+    func muteForCount(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(5)
+            let group = try await fixture.group(path: Self.path)
+            let at = date("2026-11-21T10:00:00Z")
+            try await fixture.store.apply(.mute(.occurrences(3)), to: group, at: at)
+            try await fixture.send(2, at: "2026-11-21T10:30:00Z")
+            let before = try await fixture.store.actionStates(groups: [group], now: at)
+            #expect(before[group]?.isMuted == true)
+            #expect(before[group]?.mutedFailuresLeft == 1)
+            try await fixture.send(1, at: "2026-11-21T10:40:00Z")
+            let after = try await fixture.store.actionStates(groups: [group], now: at)
+            #expect(after[group]?.isMuted == false)
+            #expect(after[group]?.mutedFailuresLeft == 0)
+        }
+    }
+
+    @Test("unmute ends a mute; a group without decisions has no state", arguments: StoreBackend.allCases)
+    func unmute(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(1)
+            try await fixture.send(1, path: ["other"])
+            let group = try await fixture.group(path: Self.path)
+            let other = try await fixture.group(path: "$.other")
+            let at = date("2026-11-21T10:00:00Z")
+            try await fixture.store.apply(.mute(.period(86_400)), to: group, at: at)
+            try await fixture.store.apply(.unmute, to: group, at: at.addingTimeInterval(60))
+            let states = try await fixture.store.actionStates(groups: [group, other], now: at.addingTimeInterval(120))
+            #expect(states[group] == nil)
+            #expect(states[other] == nil)
+            #expect(try await fixture.store.statusHistory(group: group).map(\.action) == ["mute", "unmute"])
+        }
+    }
+
+    @Test(
+        "resolved in the next version: an old version's report keeps it resolved, a newer version's regresses it",
+        arguments: StoreBackend.allCases)
+    func resolveInNextVersion(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(1, at: "2026-11-21T08:00:00Z", version: "5.9.0")
+            try await fixture.send(1, at: "2026-11-21T08:10:00Z", version: "5.10.0")
+            let group = try await fixture.group(path: Self.path)
+            let at = date("2026-11-21T08:30:00Z")
+            try await fixture.store.apply(.resolveInNextVersion, to: group, at: at)
+            try await fixture.send(1, at: "2026-11-21T09:00:00Z", version: "5.9.0")
+            let old = try await fixture.store.decidedFields(Self.window, now: at).summary.fields
+            #expect(old.first?.status == .resolved)
+            #expect(
+                try await fixture.store.actionStates(groups: [group], now: at)[group]?.resolvedThroughVersion
+                    == "5.10.0")
+            try await fixture.send(1, at: "2026-11-21T09:30:00Z", version: "5.11.0")
+            let newer = try await fixture.store.decidedFields(Self.window, now: at).summary.fields
+            #expect(newer.first?.status == .regressed)
+            let history = try await fixture.store.statusHistory(group: group)
+            #expect(history == [GroupStatusEvent(at: at, action: "resolve-in-next-version", detail: "through 5.10.0")])
+        }
+    }
+
+    @Test("a plain resolve replaces a resolution in the next version", arguments: StoreBackend.allCases)
+    func plainResolveReplacesNextVersion(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(1, at: "2026-11-21T08:00:00Z", version: "5.2.0")
+            let group = try await fixture.group(path: Self.path)
+            try await fixture.store.apply(.resolveInNextVersion, to: group, at: date("2026-11-21T08:30:00Z"))
+            try await fixture.store.apply(.resolve, to: group, at: date("2026-11-21T08:40:00Z"))
+            try await fixture.send(1, at: "2026-11-21T09:00:00Z", version: "5.2.0")
+            let fields = try await fixture.store.decidedFields(Self.window, now: date("2026-11-21T10:00:00Z"))
+            #expect(fields.summary.fields.first?.status == .regressed)
+        }
+    }
+
+    @Test("actions on an unknown group fail with notFound", arguments: StoreBackend.allCases)
+    func unknownGroup(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            for action in [GroupAction.mute(.occurrences(1)), .unmute, .resolveInNextVersion] {
+                await #expect(throws: StoreError.self) {
+                    try await fixture.store.apply(action, to: "0123456789abcdef", at: Date())
+                }
+            }
+            let stored = try await fixture.store.storedGroup("0123456789abcdef")
+            #expect(stored == nil)
+        }
+    }
+
+    @Test(
+        "versions of a group in a window, newest first, with their first and last hour",
+        arguments: StoreBackend.allCases)
+    func versionBreakdown(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(2, at: "2026-11-21T08:10:00Z", version: "5.9.0")
+            try await fixture.send(3, at: "2026-11-21T09:20:00Z", version: "5.9.0")
+            try await fixture.send(4, at: "2026-11-21T09:30:00Z", version: "5.10.0")
+            let group = try await fixture.group(path: Self.path)
+            let versions = try await fixture.store.versionBreakdown(
+                group: group, since: Self.window.since, until: Self.window.until)
+            #expect(versions.map(\.version) == ["5.10.0", "5.9.0"])
+            #expect(versions.map(\.count) == [4, 5])
+            #expect(versions.last?.firstHour == date("2026-11-21T08:00:00Z"))
+            #expect(versions.last?.lastHour == date("2026-11-21T09:00:00Z"))
+            let stored = try #require(try await fixture.store.storedGroup(group))
+            #expect(stored.path == Self.path)
+            #expect(stored.endpoint == "GET /v2/posts")
+        }
+    }
+
+    @Test(
+        "the digest leaves muted groups out of its new list but keeps them in its totals",
+        arguments: StoreBackend.allCases)
+    func digestWithoutMuted(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(3, at: "2026-11-21T09:00:00Z")
+            try await fixture.send(2, at: "2026-11-21T09:00:00Z", path: ["other"])
+            let muted = try await fixture.group(path: Self.path)
+            let now = date("2026-11-21T12:00:00Z")
+            try await fixture.store.apply(.mute(.period(86_400)), to: muted, at: now)
+            let period = DigestPeriod(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
+            let full = try await fixture.store.digest(for: period, now: now)
+            let quiet = try await fixture.store.digestWithoutMuted(for: period, now: now)
+            #expect(Set(full.new.map(\.group)).contains(muted))
+            #expect(!quiet.new.map(\.group).contains(muted))
+            #expect(quiet.new.count == full.new.count - 1)
+            #expect(quiet.totals.new == full.totals.new - 1)
+            #expect(quiet.totals.count == full.totals.count)
+        }
+    }
+}
