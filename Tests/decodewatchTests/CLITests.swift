@@ -191,7 +191,11 @@ enum CLI {
         let error: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs the executable to its end; one that is still running after `timeout` seconds is sent SIGKILL,
+    /// so a command that hangs fails its test (status 9) instead of stalling the whole run.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -201,6 +205,9 @@ enum CLI {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -111,8 +111,16 @@ extension DecodeWatchCommand {
             if let kept = TimeReference.duration(retention) {
                 services.append(RetentionJob(store: reportStore, retention: kept, logger: logger))
             }
+            // Whatever ends the group (a signal, a refused start, a failed service) shuts it down gracefully,
+            // in reverse order: the pool stops last, after every job that may still be waiting on it. Cancelling
+            // all at once could stop the pool under a job's pending query, which then never returns.
             let group = ServiceGroup(
-                configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                configuration: .init(
+                    services: services.map {
+                        .init(
+                            service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                            failureTerminationBehavior: .gracefullyShutdownGroup)
+                    }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
         }
 
