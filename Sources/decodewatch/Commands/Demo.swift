@@ -26,7 +26,11 @@ extension DecodeWatchCommand {
             let app = buildApplication(
                 configuration: ServerConfiguration(port: 0), store: store, logger: logger,
                 onServerRunning: { portContinuation.yield($0) })
-            let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+            // In a terminal the demo keeps serving so the dashboard can be looked at; piped or in CI it ends.
+            let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            let services = ServiceGroup(
+                configuration: .init(
+                    services: [app], gracefulShutdownSignals: interactive ? [.sigint, .sigterm] : [], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     defer { portContinuation.finish() }  // a server that cannot start ends the wait for its port
@@ -62,8 +66,15 @@ extension DecodeWatchCommand {
                 if let sample = summary.fields.first(where: { $0.sample.snippet?.contains("<redacted>") == true }) {
                     print("A redacted sample (\(sample.path)): \(sample.sample.snippet ?? "")\n")
                 }
+                let dashboard = "http://127.0.0.1:\(port)/"
                 print("Try it yourself: decodewatch serve, then decodewatch fields (see README.md).")
-                await services.triggerGracefulShutdown()
+                guard interactive else {
+                    print("The dashboard was at \(dashboard); run the demo in a terminal to keep it open.")
+                    await services.triggerGracefulShutdown()
+                    return
+                }
+                print("The dashboard: \(dashboard) (Ctrl-C stops the demo and deletes its database).")
+                try await group.next()
             }
         }
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("decodewatch demo")
+struct DemoCommandTests {
+    @Test("piped, as in CI, the demo prints the table and where the dashboard was, then exits 0")
+    func piped() throws {
+        let result = try CLI.run(["demo"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("distinct failures captured"))
+        #expect(result.output.contains("$.results[*].title"), "\(result.output)")
+        #expect(result.output.contains("The dashboard was at http://127.0.0.1:"))
+    }
+
+    @Test(
+        "in a terminal the demo keeps serving its dashboard until Ctrl-C, then exits 0",
+        .timeLimit(.minutes(2)))
+    func terminal() async throws {
+        // `script` gives the demo a real terminal; a Ctrl-C byte written to it becomes SIGINT, as at a keyboard.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "\(CLI.executable.path) demo", "/dev/null"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        var text = ""
+        var dashboard: URL?
+        for _ in 0..<600 where dashboard == nil {
+            text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            if let range = text.range(of: #"The dashboard: http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
+                dashboard = URL(string: String(text[range].dropFirst("The dashboard: ".count)))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let url = try #require(dashboard, "the demo never printed its dashboard's URL:\n\(text)")
+
+        // Still serving after the tour: the page lists the demo's broken fields.
+        try await Task.sleep(for: .seconds(1))
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let (page, response) = try await session.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains("data-group="))
+
+        input.fileHandleForWriting.write(Data([0x03]))
+        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "Ctrl-C did not stop the demo")
+        #expect(process.terminationStatus == 0)
+    }
+}
