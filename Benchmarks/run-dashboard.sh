@@ -11,7 +11,7 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
-../.build/release/decodewatch serve --port 18082 --db "$work/dashboard.sqlite" --log-level error &
+../.build/release/decodewatch serve --port 18082 --db "$work/dashboard.sqlite" &  # default flags, logging included
 for _ in $(seq 50); do curl -sf http://127.0.0.1:18082/healthz >/dev/null && break; sleep 0.2; done
 python3 dashboard-seed.py http://127.0.0.1:18082 "$groups"
 group=$(curl -sf 'http://127.0.0.1:18082/v1/fields?limit=1' | python3 -c 'import json,sys; print(json.load(sys.stdin)["fields"][0]["group"])')

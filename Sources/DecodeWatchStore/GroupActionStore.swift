@@ -23,6 +23,20 @@ public protocol GroupActionStore: DigestStore {
     ///   - now: the time mutes by period are compared with.
     func actionStates(groups: [String], now: Date) async throws -> [String: GroupActionState]
 
+    /// The decisions in force for every group that has any, however many groups there are.
+    /// - Parameter now: the time mutes by period are compared with.
+    func allActionStates(now: Date) async throws -> [String: GroupActionState]
+
+    /// Every group failing in a window as a light entry, and the full summary of the few that `choose` picks,
+    /// read in one transaction: a page of a long list costs the same few statements whatever its length.
+    /// - Parameters:
+    ///   - query: filters and window; `limit` caps the entries.
+    ///   - version: only groups that this app version reported in the window.
+    ///   - choose: picks the ids to summarize from the entries, in the order to return them.
+    func fieldsPage(
+        _ query: FieldsQuery, version: String?, choose: @escaping @Sendable ([FieldIndexEntry]) -> [String]
+    ) async throws -> (index: [FieldIndexEntry], page: FieldsSummary)
+
     /// The decisions taken about a group, oldest first.
     func statusHistory(group: String) async throws -> [GroupStatusEvent]
 
@@ -260,5 +274,28 @@ extension GroupMute {
         default:
             throw QueryError("Mute for a period (for=24h) or for a number of failures (count=100), one of the two.")
         }
+    }
+}
+
+/// One group failing in a window, with what choosing a page needs: the sort keys and the status.
+public struct FieldIndexEntry: Sendable, Hashable {
+    /// The group id.
+    public var group: String
+    /// Failures in the window.
+    public var count: Int
+    /// `count` ÷ decodes of the endpoint in the window, or `nil` without decodes.
+    public var rate: Double?
+    /// When it was last seen, ever.
+    public var lastSeen: Date
+    /// The status relative to the window, before decisions (``GroupActionState/status(_:)``) apply.
+    public var status: GroupStatus
+
+    /// Creates an entry.
+    public init(group: String, count: Int, rate: Double?, lastSeen: Date, status: GroupStatus) {
+        self.group = group
+        self.count = count
+        self.rate = rate
+        self.lastSeen = lastSeen
+        self.status = status
     }
 }

@@ -44,6 +44,31 @@ struct DashboardTests {
         }
     }
 
+    @Test("120 groups make three pages of 50, 50 and 20 rows, most failing first, linked to each other")
+    func pages() async throws {
+        try await TestCollector.run { collector in
+            let reports = (1...120).map { (index: Int) in Batches.report(path: ["field\(index)"], count: index) }
+            for chunk in stride(from: 0, to: reports.count, by: 40) {
+                _ = try await collector.ingest(Batches.batch(reports: Array(reports[chunk..<(chunk + 40)])))
+            }
+            let client = DashboardClient(collector.baseURL)
+            func rows(_ html: String) -> Int { html.components(separatedBy: "<tr data-group=").count - 1 }
+            let first = try await client.send("GET", "/")
+            #expect(rows(first.text) == 50)
+            #expect(first.text.contains("Page 1 of 3 · 120 fields"))
+            #expect(first.text.contains("data-group=\"\(Self.group("$.field120"))\""))
+            #expect(first.text.contains("href=\"/?page=2\" rel=\"next\""))
+            let last = try await client.send("GET", "/?page=3")
+            #expect(rows(last.text) == 20)
+            #expect(last.text.contains("data-group=\"\(Self.group("$.field1"))\""))
+            #expect(!last.text.contains("data-group=\"\(Self.group("$.field120"))\""))
+            #expect(last.text.contains("rel=\"prev\""))
+            #expect(!last.text.contains("rel=\"next\""))
+            let beyond = try await client.send("GET", "/?page=9")
+            #expect(beyond.text.contains("Page 3 of 3"))
+        }
+    }
+
     @Test("filters from a form's query string, with + for spaces, narrow the rows")
     func filtersWithPlus() async throws {
         try await TestCollector.run { collector in

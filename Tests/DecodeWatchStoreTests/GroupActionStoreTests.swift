@@ -152,4 +152,39 @@ struct GroupActionStoreTests {
             #expect(quiet.totals.count == full.totals.count)
         }
     }
+
+    @Test(
+        "a dashboard page lists every group lightly and summarizes only the chosen ones, as fields() does",
+        arguments: StoreBackend.allCases)
+    func fieldsPage(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // 60 groups with counts 1…60; the even ones also seen by version 6.0.0; decodes for the rate.
+            for index in 1...60 {
+                try await fixture.send(
+                    index, path: ["field\(index)"], snippet: #"{"field\#(index)":null}"#,
+                    decodes: index == 1 ? ["GET /v2/posts": 1000] : [:])
+                if index.isMultiple(of: 2) { try await fixture.send(1, path: ["field\(index)"], version: "6.0.0") }
+            }
+            var window = Self.window
+            window.limit = 100
+            let all = try await fixture.store.fields(window)
+            #expect(all.fields.count == 60)
+            let ids = Dictionary(uniqueKeysWithValues: all.fields.map { ($0.path, $0.group) })
+            let pick = try ["$.field3", "$.field60", "$.field10"].map { try #require(ids[$0], "\(ids.keys)") }
+            let (index, page) = try await fixture.store.fieldsPage(window, version: nil) { _ in pick }
+            #expect(index.map(\.group) == all.fields.map(\.group))
+            #expect(index.map(\.count) == all.fields.map(\.count))
+            #expect(index.map(\.rate) == all.fields.map(\.rate))
+            #expect(index.allSatisfy { $0.status == .new })
+            // The page keeps the chosen order and says exactly what the full summary says of those groups.
+            #expect(page.fields.map(\.group) == pick)
+            #expect(page.fields == pick.map { id in all.fields.first { $0.group == id }! })
+            #expect(page.fields.first?.sample.snippet == #"{"field3":null}"#)
+
+            let (versioned, none) = try await fixture.store.fieldsPage(window, version: "6.0.0") { _ in [] }
+            #expect(versioned.count == 30)
+            #expect(versioned.allSatisfy { entry in all.fields.first { $0.group == entry.group }!.versions["6.0.0"] != nil })
+            #expect(none.fields.isEmpty)
+        }
+    }
 }

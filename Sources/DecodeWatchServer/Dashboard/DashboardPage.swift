@@ -16,6 +16,8 @@ enum DashboardPage {
         let height: Int
         /// The count, for the hover title.
         let count: Int
+        /// Whether the bar has a height; empty bars are written without style or title, to keep pages small.
+        let visible: Bool
         /// Its position (for SVG charts).
         let x: Int
         /// SVG y of the top of the bar, on a 0–100 scale.
@@ -27,7 +29,7 @@ enum DashboardPage {
         let top = max(1, counts.max() ?? 1)
         return counts.enumerated().map { index, count in
             let height = count == 0 ? 0 : max(2, Int((Double(count) / Double(top) * 100).rounded()))
-            return Bar(height: height, count: count, x: index, y: 100 - height)
+            return Bar(height: height, count: count, visible: count > 0, x: index, y: 100 - height)
         }
     }
 

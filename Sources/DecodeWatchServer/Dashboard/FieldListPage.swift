@@ -4,9 +4,9 @@ import Foundation
 
 /// `GET /`: the breaking fields of a window, one row per group, with tabs by status, filters, sort and pages.
 ///
-/// Three store calls whatever the number of groups: the summary (up to ``FieldsQuery/maxLimit`` groups,
-/// the most failing first), the decisions in force for them, and the hourly counts of the shown page
-/// only (one query, like Bugsink's sparklines).
+/// Three store calls whatever the number of groups: the decisions in force, one read transaction that
+/// lists the window's groups lightly and summarizes only the shown page, and the hourly counts of that
+/// page (one query, like Bugsink's sparklines).
 struct FieldListPage: Sendable {
     /// The status tabs; `muted` holds muted groups, which the first three leave out.
     static let tabs = ["all", "new", "regressed", "ongoing", "resolved", "muted"]
@@ -57,52 +57,85 @@ struct FieldListPage: Sendable {
     /// Builds the page's view; a bad filter becomes a message on the page.
     func view(_ request: Request, now: Date) async throws -> FieldListView {
         var view = FieldListView(request: request)
-        let query: FieldsQuery
+        var query: FieldsQuery
         do throws(QueryError) {
             query = try FieldsQuery.parse(
                 app: request.app, endpoint: request.endpoint, kind: request.kind, since: request.window.rawValue,
-                until: nil, limit: String(FieldsQuery.maxLimit), now: now, normalizer: normalizer)
+                until: nil, limit: nil, now: now, normalizer: normalizer)
         } catch {
             view.error = error.message
             return view
         }
-        let (summary, actions) = try await store.decidedFields(query, now: now)
-        var fields = summary.fields
-        if let version = request.version { fields.removeAll { $0.versions[version] == nil } }
-        view.truncated = summary.fields.count == FieldsQuery.maxLimit
-        func tab(of field: FieldSummary) -> String {
-            actions[field.group]?.isMuted == true && field.status != .resolved ? "muted" : field.status.rawValue
+        query.limit = Self.indexLimit
+        let selection = Selection(request: request, decisions: try await store.allActionStates(now: now))
+        let (index, page) = try await store.fieldsPage(query, version: request.version) { index in
+            selection.pick(index).shown.map(\.group)
         }
-        var counts: [String: Int] = ["all": fields.count]
-        for field in fields { counts[tab(of: field), default: 0] += 1 }
+        let picked = selection.pick(index)
+        view.truncated = index.count == Self.indexLimit
         view.tabs = Self.tabs.map { name in
             FieldListView.Tab(
-                name: name, label: name.prefix(1).uppercased() + name.dropFirst(), count: counts[name] ?? 0,
+                name: name, label: name.prefix(1).uppercased() + name.dropFirst(), count: picked.counts[name] ?? 0,
                 href: request.link(tab: name), current: name == request.tab)
         }
-        if request.tab != "all" { fields.removeAll { tab(of: $0) != request.tab } }
-        switch request.sort {
-        case "rate": fields.sort { ($0.rate ?? -1, $0.count, $1.group) > ($1.rate ?? -1, $1.count, $0.group) }
-        case "last_seen": fields.sort { ($0.lastSeen, $0.count, $1.group) > ($1.lastSeen, $1.count, $0.group) }
-        default: break  // the summary's order: count descending, then group
-        }
-        let pages = max(1, (fields.count + Self.pageSize - 1) / Self.pageSize)
-        let page = min(request.page, pages)
-        let shown = Array(fields.dropFirst((page - 1) * Self.pageSize).prefix(Self.pageSize))
-        let hourly = try await store.hourlyCounts(groups: shown.map(\.group), since: query.since, until: query.until)
-        view.rows = shown.map { field in
-            FieldListView.Row(
-                field, muted: actions[field.group]?.isMuted == true,
+        let hourly = try await store.hourlyCounts(
+            groups: picked.shown.map(\.group), since: query.since, until: query.until)
+        view.rows = page.fields.map { field in
+            var field = field
+            let decision = selection.decisions[field.group]
+            field.status = decision?.status(field.status) ?? field.status
+            return FieldListView.Row(
+                field, muted: decision?.isMuted == true,
                 bars: DashboardPage.bars(request.window.buckets(hourly[field.group] ?? [:], until: query.until)),
                 window: request.window.rawValue, now: now)
         }
-        view.pageLabel = "Page \(page) of \(pages) · \(DashboardFormat.count(fields.count)) fields"
-        view.previous = page > 1 ? request.link(page: page - 1) : nil
-        view.next = page < pages ? request.link(page: page + 1) : nil
+        view.pageLabel = "Page \(picked.page) of \(picked.pages) · \(DashboardFormat.count(picked.total)) fields"
+        view.previous = picked.page > 1 ? request.link(page: picked.page - 1) : nil
+        view.next = picked.page < picked.pages ? request.link(page: picked.page + 1) : nil
         view.since = DashboardFormat.time(query.since, now: now)
         view.isEmpty = view.rows.isEmpty
         view.hasRows = !view.rows.isEmpty
         return view
+    }
+
+    /// Most groups a list considers: past it, the least failing groups of the window are left out (a note says so).
+    static let indexLimit = 20_000
+
+    /// How a request turns the window's groups into tab counts and a page of rows.
+    struct Selection: Sendable {
+        let request: Request
+        let decisions: [String: GroupActionState]
+
+        /// What the tabs count and which entries the page shows.
+        struct Picked {
+            var counts: [String: Int]
+            var shown: [FieldIndexEntry]
+            var page: Int
+            var pages: Int
+            var total: Int
+        }
+
+        /// The tab a group is listed under: muted groups leave the open tabs until the mute ends.
+        func tab(of entry: FieldIndexEntry) -> String {
+            let decision = decisions[entry.group]
+            let status = decision?.status(entry.status) ?? entry.status
+            return decision?.isMuted == true && status != .resolved ? "muted" : status.rawValue
+        }
+
+        func pick(_ index: [FieldIndexEntry]) -> Picked {
+            var counts: [String: Int] = ["all": index.count]
+            for entry in index { counts[tab(of: entry), default: 0] += 1 }
+            var entries = request.tab == "all" ? index : index.filter { tab(of: $0) == request.tab }
+            switch request.sort {
+            case "rate": entries.sort { ($0.rate ?? -1, $0.count, $1.group) > ($1.rate ?? -1, $1.count, $0.group) }
+            case "last_seen": entries.sort { ($0.lastSeen, $0.count, $1.group) > ($1.lastSeen, $1.count, $0.group) }
+            default: break  // the summary's order: count descending, then group
+            }
+            let pages = max(1, (entries.count + pageSize - 1) / pageSize)
+            let page = min(request.page, pages)
+            let shown = Array(entries.dropFirst((page - 1) * pageSize).prefix(pageSize))
+            return Picked(counts: counts, shown: shown, page: page, pages: pages, total: entries.count)
+        }
     }
 }
 

@@ -31,8 +31,15 @@ struct FieldsReader {
         hours = (Hour.index(of: query.since), Hour.ceilingIndex(of: query.until))
     }
 
+    /// The groups with failures in the window, most failures first, up to the query's limit.
+    var groups: SQLStatement { groups() }
+
     /// The groups with failures in the window, most failures first.
-    var groups: SQLStatement {
+    /// - Parameters:
+    ///   - withSample: whether to read the kept sample's columns; a long list that only sorts and counts
+    ///     leaves them out, since they are the widest.
+    ///   - ids: only these groups (then at most as many rows as ids), or every group up to the query's limit.
+    func groups(withSample: Bool = true, among ids: [String]? = nil) -> SQLStatement {
         var arguments: [SQLValue] = [.integer(hours.from), .integer(hours.to)]
         var filters = ""
         for (column, value) in [("app_id", query.app), ("endpoint", query.endpoint), ("kind", query.kind?.rawValue)] {
@@ -40,11 +47,16 @@ struct FieldsReader {
             arguments.append(.text(value))
             filters += " AND g.\(column) = \(dialect.parameter(arguments.count))"
         }
-        arguments.append(.integer(Int64(query.limit)))
+        if let ids {
+            filters += " AND g.group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count)))"
+            arguments += ids.map(SQLValue.text)
+        }
+        arguments.append(.integer(Int64(ids?.count ?? query.limit)))
+        let sample = withSample ? " g.sample_snippet, g.sample_message, g.sample_type," : ""
         return SQLStatement(
             """
-            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.sample_snippet,
-                   g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at, g.regressed_version,
+            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,\(sample)
+                   g.state, g.resolved_at, g.regressed_at, g.regressed_version,
                    \(dialect.cappedSum("h.count")) AS total
             FROM group_hours h JOIN groups g ON g.group_id = h.group_id
             WHERE h.hour >= \(dialect.parameter(1)) AND h.hour < \(dialect.parameter(2))\(filters)
@@ -53,6 +65,18 @@ struct FieldsReader {
             LIMIT \(dialect.parameter(arguments.count))
             """,
             arguments)
+    }
+
+    /// Decodes per endpoint of these apps in the window, the denominator of every rate.
+    func decodes(ofApps apps: [String]) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total FROM endpoint_hours
+            WHERE app_id IN (\(dialect.parameters(from: 3, count: apps.count)))
+              AND hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2))
+            GROUP BY app_id, endpoint
+            """,
+            [.integer(hours.from), .integer(hours.to)] + apps.map(SQLValue.text))
     }
 
     /// The statements reading what the summary says about a page of groups.
@@ -85,13 +109,7 @@ struct FieldsReader {
                     GROUP BY group_id
                     """,
                     page),
-                SQLStatement(
-                    """
-                    SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total FROM endpoint_hours
-                    WHERE app_id IN (\(dialect.parameters(from: 3, count: apps.count))) AND \(inWindow)
-                    GROUP BY app_id, endpoint
-                    """,
-                    window + apps.map(SQLValue.text)),
+                decodes(ofApps: apps),
             ])
     }
 }

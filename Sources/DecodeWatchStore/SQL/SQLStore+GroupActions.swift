@@ -72,16 +72,28 @@ extension SQLStore {
 
     public func actionStates(groups: [String], now: Date) async throws -> [String: GroupActionState] {
         guard !groups.isEmpty else { return [:] }
+        return try await actionStates(
+            among: "a.group_id IN (\(dialect.parameters(from: 1, count: groups.count))) AND",
+            groups.map(SQLValue.text), now: now)
+    }
+
+    public func allActionStates(now: Date) async throws -> [String: GroupActionState] {
+        try await actionStates(among: "", [], now: now)
+    }
+
+    /// The decisions in force among the groups a `WHERE` prefix selects (empty for all).
+    private func actionStates(among filter: String, _ arguments: [SQLValue], now: Date) async throws
+        -> [String: GroupActionState]
+    {
         let states = SQLStatement(
             """
             SELECT a.group_id, a.muted_at, a.muted_until, a.muted_until_total, a.next_version_at,
                    a.next_version_through,
                    (SELECT \(dialect.cappedSum("h.count")) FROM group_hours h WHERE h.group_id = a.group_id) AS total
             FROM group_actions a
-            WHERE a.group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
-              AND (a.muted_at IS NOT NULL OR a.next_version_at IS NOT NULL)
+            WHERE \(filter) (a.muted_at IS NOT NULL OR a.next_version_at IS NOT NULL)
             """,
-            groups.map(SQLValue.text))
+            arguments)
         let step = SQLStep<[String: GroupActionState]>.run(states) { [dialect] rows in
             var result: [String: GroupActionState] = [:]
             var resolvedSince: [String: Int64] = [:]
@@ -188,5 +200,55 @@ extension SQLStore {
                             message: try row.optionalText("sample_message"), type: try row.optionalText("sample_type")))
                 }
             }, access: .read)
+    }
+
+    public func fieldsPage(
+        _ query: FieldsQuery, version: String?, choose: @escaping @Sendable ([FieldIndexEntry]) -> [String]
+    ) async throws -> (index: [FieldIndexEntry], page: FieldsSummary) {
+        let reader = FieldsReader(query: query, dialect: dialect)
+        let empty = FieldsSummary(since: query.since, until: query.until, fields: [])
+        let versionFilter = SQLStatement(
+            """
+            SELECT DISTINCT group_id FROM group_hour_versions
+            WHERE hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2)) AND version = \(dialect.parameter(3))
+            """,
+            [.integer(reader.hours.from), .integer(reader.hours.to), SQLValue(version)])
+        // The whole list without samples, the decodes of its apps (for rates) and the version's groups;
+        // then the full rows and facts of the chosen page only.
+        let step = SQLStep<([FieldIndexEntry], FieldsSummary)>.run(reader.groups(withSample: false)) { groups in
+            guard !groups.isEmpty else { return .done(([], empty)) }
+            let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
+            let lookups = [reader.decodes(ofApps: apps)] + (version == nil ? [] : [versionFilter])
+            return try .runAll(lookups) { results in
+                var decodes: [AppEndpoint: Int] = [:]
+                for row in results[0] {
+                    decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] =
+                        try row.count("total")
+                }
+                let kept = try results.count > 1 ? Set(results[1].map { try $0.text("group_id") }) : nil
+                var index: [FieldIndexEntry] = []
+                for row in groups {
+                    let id = try row.text("group_id")
+                    if let kept, !kept.contains(id) { continue }
+                    let count = try row.count("total")
+                    let decoded =
+                        decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] ?? 0
+                    index.append(
+                        FieldIndexEntry(
+                            group: id, count: count, rate: decoded > 0 ? Double(count) / Double(decoded) : nil,
+                            lastSeen: try row.date("last_seen"),
+                            status: try GroupLifecycle(row).status(since: query.since)))
+                }
+                let entries = index
+                let chosen = choose(entries)
+                guard !chosen.isEmpty else { return .done((entries, empty)) }
+                return .run(reader.groups(among: chosen)) { rows in
+                    let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
+                    let facts = try reader.facts(of: chosen.compactMap { byID[$0] })
+                    return try .runAll(facts.statements) { results in .done((entries, try facts.summary(results))) }
+                }
+            }
+        }
+        return try await perform(step, access: .read)
     }
 }
