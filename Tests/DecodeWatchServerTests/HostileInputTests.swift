@@ -144,8 +144,9 @@ struct HostileInputTests {
             #expect(try await collector.ingest(Batches.batch(reports: reports)).status == 202)
             // Bring the rollup cells next to the cap, as 17.6 million such batches would.
             try await DatabaseQueue(path: collector.databasePath).write { db in
-                try db.execute(sql: "UPDATE group_hours SET count = ?", arguments: [StoredCount.max - 5])
-                try db.execute(sql: "UPDATE group_hour_versions SET count = ?", arguments: [StoredCount.max - 5])
+                for table in ["group_hours", "group_hour_versions", "group_minutes", "group_minute_versions"] {
+                    try db.execute(sql: "UPDATE \(table) SET count = ?", arguments: [StoredCount.max - 5])
+                }
             }
             let second = try await collector.ingest(Batches.batch(reports: reports))
             #expect(second.status == 202, "\(second.text)")

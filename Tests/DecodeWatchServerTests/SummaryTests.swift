@@ -97,6 +97,25 @@ struct SummaryTests {
         }
     }
 
+    @Test("since=15m counts the last 15 minutes only, and the default 24h window no more than 24 hours")
+    func minuteExactDurations() async throws {
+        try await TestCollector.run { collector in
+            _ = try await collector.ingest(
+                Batches.batch(reports: [
+                    Batches.report(path: ["recent"], count: 1, occurredAt: Batches.time(-5 * 60)),
+                    Batches.report(path: ["recent"], count: 10, occurredAt: Batches.time(-20 * 60)),
+                    Batches.report(path: ["day"], count: 3, occurredAt: Batches.time(-86_400 + 120)),
+                    Batches.report(path: ["day"], count: 30, occurredAt: Batches.time(-86_400 - 120)),
+                ]))
+            let quarter = try await collector.fields("since=15m").fields
+            #expect(quarter.map(\.path) == ["$.recent"])
+            #expect(quarter.first?.count == 1)
+            let day = try await collector.fields().fields
+            #expect(day.first { $0.path == "$.day" }?.count == 3)
+            #expect(day.first { $0.path == "$.recent" }?.count == 11)
+        }
+    }
+
     @Test("filters by app, endpoint (normalized) and kind; sorts by count then group; limits")
     func filtersAndOrder() async throws {
         try await TestCollector.run { collector in

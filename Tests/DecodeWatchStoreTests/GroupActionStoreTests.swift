@@ -183,7 +183,9 @@ struct GroupActionStoreTests {
 
             let (versioned, none) = try await fixture.store.fieldsPage(window, version: "6.0.0") { _ in [] }
             #expect(versioned.count == 30)
-            #expect(versioned.allSatisfy { entry in all.fields.first { $0.group == entry.group }!.versions["6.0.0"] != nil })
+            #expect(
+                versioned.allSatisfy { entry in all.fields.first { $0.group == entry.group }!.versions["6.0.0"] != nil }
+            )
             #expect(none.fields.isEmpty)
         }
     }

@@ -36,13 +36,15 @@ struct RetentionStoreTests {
 
             var steps: [Int] = []
             while true {
-                let deleted = try await fixture.store.deleteExpired(before: Self.horizon, limit: 4)
+                let deleted = try await fixture.store.deleteExpired(
+                    before: Self.horizon, minutesBefore: Self.horizon, limit: 4)
                 if deleted == 0 { break }
                 steps.append(deleted)
             }
-            // 18 hourly cells (each with a version, an expected value and an install) in steps of at most 4.
+            // 18 hourly cells and as many minute cells (each with a version, an expected value and an install)
+            // in steps of at most 4 of each of the 13 kinds of row.
             #expect(steps.count >= 5)
-            #expect(steps.allSatisfy { $0 <= 4 * 8 })
+            #expect(steps.allSatisfy { $0 <= 4 * 13 })
 
             let fields = try await fixture.store.fields(Self.allTime).fields
             #expect(fields.map(\.path).sorted() == ["$.tags", "$.title"])
@@ -75,14 +77,18 @@ struct RetentionStoreTests {
             let sweeper = try await fixture.reopen()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    while try await sweeper.deleteExpired(before: Self.horizon, limit: 3) > 0 {}
+                    while try await sweeper.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 3)
+                        > 0
+                    {}
                 }
                 group.addTask {
                     for _ in 0..<30 { try await fixture.send(3, at: "2026-11-21T09:00:00Z") }
                 }
                 try await group.waitForAll()
             }
-            #expect(try await fixture.store.deleteExpired(before: Self.horizon, limit: 100) == 0)
+            #expect(
+                try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 100)
+                    == 0)
             #expect(try await fixture.store.fields(Self.allTime).fields.map(\.count) == [90])
         }
     }

@@ -205,7 +205,8 @@ enum CLI {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }
         let out = output.fileHandleForReading.readDataToEndOfFile()

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A validated batch folded into per-group, per-hour deltas: what storage writes in one transaction.
+/// A validated batch folded into per-group, per-minute deltas: what storage writes in one transaction
+/// (per minute for recent windows, and summed into hours for every window).
 ///
 /// Folding first keeps the write path to a few upserts per group instead of a row per report, and
 /// every delta is an addition, so concurrent writers (several collector replicas) stay exact.
@@ -19,10 +20,10 @@ public struct BatchAggregate: Sendable {
     public var acceptedReports: Int
     /// The groups touched.
     public var groups: [GroupDelta]
-    /// Decode counts per normalized endpoint, all in the hour of ``ValidatedBatch/decodesAt``.
+    /// Decode counts per normalized endpoint, all in the minute of ``ValidatedBatch/decodesAt``.
     public var decodes: [EndpointCount]
-    /// The hour index the decode counts belong to.
-    public var decodesHour: Int64
+    /// The minute index the decode counts belong to.
+    public var decodesMinute: Int64
 
     /// The version key used when a batch has no `app.version`.
     public static let unknownVersion = "unknown"
@@ -43,7 +44,7 @@ public struct BatchAggregate: Sendable {
         }
         self.receivedAt = batch.receivedAt
         self.acceptedReports = batch.accepted.count
-        self.decodesHour = Hour.index(of: batch.decodesAt)
+        self.decodesMinute = Minute.index(of: batch.decodesAt)
         var decodes: [String: Int] = [:]
         for entry in batch.decodes {
             decodes[entry.endpoint, default: 0] = decodes[entry.endpoint, default: 0].addingSaturating(entry.count)
@@ -55,12 +56,12 @@ public struct BatchAggregate: Sendable {
         var deltas: [GroupKey: GroupDelta] = [:]
         for accepted in batch.accepted {
             let report = accepted.report
-            let hour = Hour.index(of: report.occurredAt)
+            let minute = Minute.index(of: report.occurredAt)
             if deltas[accepted.key] == nil {
                 order.append(accepted.key)
                 deltas[accepted.key] = GroupDelta(key: accepted.key, firstReport: report)
             }
-            deltas[accepted.key]!.add(report, hour: hour)
+            deltas[accepted.key]!.add(report, minute: minute)
         }
         self.groups = order.map { key in
             var delta = deltas[key]!
@@ -83,10 +84,10 @@ public struct GroupDelta: Sendable {
     public var firstSeen: Date
     /// Latest `occurred_at` in the batch for this group.
     public var lastSeen: Date
-    /// Report counts per hour index.
-    public var hours: [Int64: Int] = [:]
-    /// Report counts per hour index and expected type.
-    public var expected: [HourValue: Int] = [:]
+    /// Report counts per minute index.
+    public var minutes: [Int64: Int] = [:]
+    /// Report counts per minute index and expected type.
+    public var expected: [MinuteValue: Int] = [:]
     /// The latest report's details, redacted.
     public var sample: Sample
 
@@ -97,10 +98,10 @@ public struct GroupDelta: Sendable {
         self.sample = Sample(report)
     }
 
-    mutating func add(_ report: Report, hour: Int64) {
-        hours[hour, default: 0] = hours[hour, default: 0].addingSaturating(report.count)
+    mutating func add(_ report: Report, minute: Int64) {
+        minutes[minute, default: 0] = minutes[minute, default: 0].addingSaturating(report.count)
         if let expected = report.expected {
-            let cell = HourValue(hour: hour, value: expected)
+            let cell = MinuteValue(minute: minute, value: expected)
             self.expected[cell] = self.expected[cell, default: 0].addingSaturating(report.count)
         }
         firstSeen = min(firstSeen, report.occurredAt)
@@ -111,12 +112,18 @@ public struct GroupDelta: Sendable {
     }
 }
 
-/// An hour index paired with a string value, e.g. an expected type.
-public struct HourValue: Hashable, Sendable {
-    /// The hour index.
-    public var hour: Int64
+/// A minute index paired with a string value, e.g. an expected type.
+public struct MinuteValue: Hashable, Sendable {
+    /// The minute index.
+    public var minute: Int64
     /// The value.
     public var value: String
+
+    /// Pairs a minute index (or another bucket's index) with a value.
+    public init(minute: Int64, value: String) {
+        self.minute = minute
+        self.value = value
+    }
 }
 
 /// One example of a group's failures (SPEC §3, `sample`).

@@ -138,6 +138,51 @@ enum SQLiteMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("createMinuteRollups") { db in
+            // The same rollups per minute, kept for a week: they make the edges of recent windows exact.
+            try db.execute(
+                sql: """
+                    CREATE TABLE group_minutes (
+                        group_id TEXT NOT NULL,
+                        minute INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, minute)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX group_minutes_on_minute ON group_minutes (minute, group_id, count);
+
+                    CREATE TABLE group_minute_versions (
+                        group_id TEXT NOT NULL,
+                        minute INTEGER NOT NULL,
+                        version TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, minute, version)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE group_minute_expected (
+                        group_id TEXT NOT NULL,
+                        minute INTEGER NOT NULL,
+                        expected TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, minute, expected)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE group_minute_installs (
+                        group_id TEXT NOT NULL,
+                        minute INTEGER NOT NULL,
+                        install_hash INTEGER NOT NULL,
+                        PRIMARY KEY (group_id, minute, install_hash)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE endpoint_minutes (
+                        app_id TEXT NOT NULL,
+                        endpoint TEXT NOT NULL,
+                        minute INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, endpoint, minute)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX endpoint_minutes_on_minute ON endpoint_minutes (minute);
+                    """)
+        }
         return migrator
     }
 

@@ -17,18 +17,25 @@ extension SQLStore {
 
 /// The statements of the breaking-fields summary (SPEC §3) and how their rows become one.
 ///
-/// The first statement picks the page of groups from the hourly rollups; the others read the
-/// window's versions, expected types, installs and decode counts of that page only.
+/// The first statement picks the page of groups from the rollups; the others read the window's
+/// versions, expected types, installs and decode counts of that page only. Every statement binds the
+/// window's buckets (``WindowBuckets``) as parameters 1…6.
 struct FieldsReader {
     let query: FieldsQuery
     let dialect: SQLDialect
-    /// The first and the first excluded hour index of the window.
-    let hours: (from: Int64, to: Int64)
+    /// The window's buckets.
+    let window: WindowBuckets
 
-    init(query: FieldsQuery, dialect: SQLDialect) {
+    /// - Parameter now: the time that decides which window edges are recent enough to be exact to the minute.
+    init(query: FieldsQuery, dialect: SQLDialect, now: Date = Date()) {
         self.query = query
         self.dialect = dialect
-        hours = (Hour.index(of: query.since), Hour.ceilingIndex(of: query.until))
+        window = WindowBuckets(since: query.since, until: query.until, now: now)
+    }
+
+    /// The window's rows of one kind of rollup, as a subquery.
+    func rows(of table: KeyPath<Rollup, String>, _ columns: String) -> String {
+        WindowBuckets.rows(of: table, columns: columns, dialect: dialect)
     }
 
     /// The groups with failures in the window, most failures first, up to the query's limit.
@@ -40,7 +47,7 @@ struct FieldsReader {
     ///     leaves them out, since they are the widest.
     ///   - ids: only these groups (then at most as many rows as ids), or every group up to the query's limit.
     func groups(withSample: Bool = true, among ids: [String]? = nil) -> SQLStatement {
-        var arguments: [SQLValue] = [.integer(hours.from), .integer(hours.to)]
+        var arguments = window.arguments
         var filters = ""
         for (column, value) in [("app_id", query.app), ("endpoint", query.endpoint), ("kind", query.kind?.rawValue)] {
             guard let value else { continue }
@@ -58,8 +65,8 @@ struct FieldsReader {
             SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,\(sample)
                    g.state, g.resolved_at, g.regressed_at, g.regressed_version,
                    \(dialect.cappedSum("h.count")) AS total
-            FROM group_hours h JOIN groups g ON g.group_id = h.group_id
-            WHERE h.hour >= \(dialect.parameter(1)) AND h.hour < \(dialect.parameter(2))\(filters)
+            FROM \(rows(of: \.groupCounts, "group_id, count")) h JOIN groups g ON g.group_id = h.group_id
+            WHERE 1 = 1\(filters)
             GROUP BY g.group_id
             ORDER BY total DESC, g.group_id ASC
             LIMIT \(dialect.parameter(arguments.count))
@@ -71,12 +78,12 @@ struct FieldsReader {
     func decodes(ofApps apps: [String]) -> SQLStatement {
         SQLStatement(
             """
-            SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total FROM endpoint_hours
-            WHERE app_id IN (\(dialect.parameters(from: 3, count: apps.count)))
-              AND hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2))
+            SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
+            FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
+            WHERE app_id IN (\(dialect.parameters(from: 7, count: apps.count)))
             GROUP BY app_id, endpoint
             """,
-            [.integer(hours.from), .integer(hours.to)] + apps.map(SQLValue.text))
+            window.arguments + apps.map(SQLValue.text))
     }
 
     /// The statements reading what the summary says about a page of groups.
@@ -84,15 +91,14 @@ struct FieldsReader {
     func facts(of groups: [SQLRecord]) throws -> WindowFacts {
         let ids = try groups.map { try $0.text("group_id") }
         let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
-        let window: [SQLValue] = [.integer(hours.from), .integer(hours.to)]
-        let inWindow = "hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2))"
-        let pageOf = "group_id IN (\(dialect.parameters(from: 3, count: ids.count)))"
-        let page = window + ids.map(SQLValue.text)
-        func sums(_ table: String, _ column: String) -> SQLStatement {
+        let pageOf = "group_id IN (\(dialect.parameters(from: 7, count: ids.count)))"
+        let page = window.arguments + ids.map(SQLValue.text)
+        func sums(_ table: KeyPath<Rollup, String>, _ column: String) -> SQLStatement {
             SQLStatement(
                 """
-                SELECT group_id, \(column) AS value, \(dialect.cappedSum("count")) AS total FROM \(table)
-                WHERE \(pageOf) AND \(inWindow)
+                SELECT group_id, \(column) AS value, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: table, "group_id, \(column), count")) r
+                WHERE \(pageOf)
                 GROUP BY group_id, \(column)
                 """,
                 page)
@@ -100,12 +106,13 @@ struct FieldsReader {
         return WindowFacts(
             query: query, groups: groups,
             statements: [
-                sums("group_hour_versions", "version"),
-                sums("group_hour_expected", "expected"),
+                sums(\.versions, "version"),
+                sums(\.expected, "expected"),
                 SQLStatement(
                     """
-                    SELECT group_id, COUNT(DISTINCT install_hash) AS installs FROM group_hour_installs
-                    WHERE \(pageOf) AND \(inWindow)
+                    SELECT group_id, COUNT(DISTINCT install_hash) AS installs
+                    FROM \(rows(of: \.installs, "group_id, install_hash")) r
+                    WHERE \(pageOf)
                     GROUP BY group_id
                     """,
                     page),

@@ -209,10 +209,10 @@ extension SQLStore {
         let empty = FieldsSummary(since: query.since, until: query.until, fields: [])
         let versionFilter = SQLStatement(
             """
-            SELECT DISTINCT group_id FROM group_hour_versions
-            WHERE hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2)) AND version = \(dialect.parameter(3))
+            SELECT DISTINCT group_id FROM \(reader.rows(of: \.versions, "group_id, version")) r
+            WHERE version = \(dialect.parameter(7))
             """,
-            [.integer(reader.hours.from), .integer(reader.hours.to), SQLValue(version)])
+            reader.window.arguments + [SQLValue(version)])
         // The whole list without samples, the decodes of its apps (for rates) and the version's groups;
         // then the full rows and facts of the chosen page only.
         let step = SQLStep<([FieldIndexEntry], FieldsSummary)>.run(reader.groups(withSample: false)) { groups in

@@ -22,7 +22,7 @@ extension SQLStore {
 /// The statements that store one folded batch, in the order they run in its transaction.
 ///
 /// Every count is an addition saturating at ``StoredCount/max``, so writers sharing a database stay
-/// exact. Rows are written sorted (groups by id, then hour, then value) and tables in a fixed order,
+/// exact. Rows are written sorted (groups by id, then bucket, then value) and tables in a fixed order,
 /// so concurrent PostgreSQL transactions take their row locks in one order and never deadlock.
 /// Rows go in multi-row `VALUES`, a few round trips per batch rather than one per row.
 struct IngestStatements {
@@ -32,7 +32,7 @@ struct IngestStatements {
     let groups: [SQLStatement]
     /// The ids the group upserts must return, sorted.
     let groupIDs: [String]
-    /// The hourly rollups, installs and decode counts.
+    /// The hourly and per-minute rollups, installs and decode counts.
     let rollups: [SQLStatement]
 
     /// Rows per statement: at most 10 columns each, so a statement stays under SQLite's historical
@@ -86,40 +86,57 @@ struct IngestStatements {
                 RETURNING group_id
                 """)
 
-        var hours: [[SQLValue]] = []
+        rollups = Rollup.allCases.flatMap { Self.rollups(of: batch, groups: groups, in: $0, dialect: dialect) }
+    }
+
+    /// The upserts of one resolution's rollups: counts, versions, installs, expected types and decodes.
+    private static func rollups(
+        of batch: BatchAggregate, groups: [(id: String, delta: GroupDelta)], in rollup: Rollup, dialect: SQLDialect
+    ) -> [SQLStatement] {
+        var counts: [[SQLValue]] = []
         var versions: [[SQLValue]] = []
         var installs: [[SQLValue]] = []
         var expected: [[SQLValue]] = []
         for (id, delta) in groups {
-            for (hour, count) in delta.hours.sorted(by: { $0.key < $1.key }) {
-                hours.append([.text(id), .integer(hour), .integer(StoredCount.clamp(count))])
-                versions.append([.text(id), .integer(hour), .text(batch.version), .integer(StoredCount.clamp(count))])
-                if let install = batch.installHash { installs.append([.text(id), .integer(hour), .integer(install)]) }
+            var buckets: [Int64: Int] = [:]
+            for (minute, count) in delta.minutes {
+                buckets[rollup.bucket(ofMinute: minute), default: 0] =
+                    buckets[rollup.bucket(ofMinute: minute), default: 0].addingSaturating(count)
             }
-            let cells = delta.expected.sorted { ($0.key.hour, $0.key.value) < ($1.key.hour, $1.key.value) }
-            for (cell, count) in cells {
-                expected.append([.text(id), .integer(cell.hour), .text(cell.value), .integer(StoredCount.clamp(count))])
+            for (bucket, count) in buckets.sorted(by: { $0.key < $1.key }) {
+                counts.append([.text(id), .integer(bucket), .integer(StoredCount.clamp(count))])
+                versions.append([.text(id), .integer(bucket), .text(batch.version), .integer(StoredCount.clamp(count))])
+                if let install = batch.installHash {
+                    installs.append([.text(id), .integer(bucket), .integer(install)])
+                }
+            }
+            var cells: [MinuteValue: Int] = [:]
+            for (cell, count) in delta.expected {
+                let key = MinuteValue(minute: rollup.bucket(ofMinute: cell.minute), value: cell.value)
+                cells[key, default: 0] = cells[key, default: 0].addingSaturating(count)
+            }
+            for (cell, count) in cells.sorted(by: { ($0.key.minute, $0.key.value) < ($1.key.minute, $1.key.value) }) {
+                expected.append([
+                    .text(id), .integer(cell.minute), .text(cell.value), .integer(StoredCount.clamp(count)),
+                ])
             }
         }
         let decodes = batch.decodes.filter { $0.count > 0 }.sorted { $0.endpoint < $1.endpoint }.map {
             entry -> [SQLValue] in
             [
-                .text(batch.appID), .text(entry.endpoint), .integer(batch.decodesHour),
+                .text(batch.appID), .text(entry.endpoint), .integer(rollup.bucket(ofMinute: batch.decodesMinute)),
                 .integer(StoredCount.clamp(entry.count)),
             ]
         }
-        rollups =
-            Self.add(into: "group_hours", columns: ["group_id", "hour"], rows: hours, dialect: dialect)
-            + Self.add(
-                into: "group_hour_versions", columns: ["group_id", "hour", "version"], rows: versions, dialect: dialect)
-            + Self.insert(
-                into: "group_hour_installs", columns: ["group_id", "hour", "install_hash"], rows: installs,
-                dialect: dialect, then: "ON CONFLICT (group_id, hour, install_hash) DO NOTHING")
-            + Self.add(
-                into: "group_hour_expected", columns: ["group_id", "hour", "expected"], rows: expected, dialect: dialect
-            )
-            + Self.add(
-                into: "endpoint_hours", columns: ["app_id", "endpoint", "hour"], rows: decodes, dialect: dialect)
+        let bucket = rollup.column
+        return add(into: rollup.groupCounts, columns: ["group_id", bucket], rows: counts, dialect: dialect)
+            + add(into: rollup.versions, columns: ["group_id", bucket, "version"], rows: versions, dialect: dialect)
+            + insert(
+                into: rollup.installs, columns: ["group_id", bucket, "install_hash"], rows: installs,
+                dialect: dialect, then: "ON CONFLICT (group_id, \(bucket), install_hash) DO NOTHING")
+            + add(into: rollup.expected, columns: ["group_id", bucket, "expected"], rows: expected, dialect: dialect)
+            + add(
+                into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodes, dialect: dialect)
     }
 
     /// Upserts rows of `key columns…, count`, adding each count to the stored one.

@@ -161,6 +161,56 @@ enum PostgresMigrations {
                 )
                 """,
             ]),
+        Migration(
+            version: 6, name: "create_minute_rollups",
+            statements: [
+                // The same rollups per minute, kept for a week: they make the edges of recent windows exact.
+                """
+                CREATE TABLE group_minutes (
+                    group_id TEXT NOT NULL,
+                    minute BIGINT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, minute)
+                )
+                """,
+                "CREATE INDEX group_minutes_on_minute ON group_minutes (minute, group_id) INCLUDE (count)",
+                """
+                CREATE TABLE group_minute_versions (
+                    group_id TEXT NOT NULL,
+                    minute BIGINT NOT NULL,
+                    version TEXT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, minute, version)
+                )
+                """,
+                """
+                CREATE TABLE group_minute_expected (
+                    group_id TEXT NOT NULL,
+                    minute BIGINT NOT NULL,
+                    expected TEXT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, minute, expected)
+                )
+                """,
+                """
+                CREATE TABLE group_minute_installs (
+                    group_id TEXT NOT NULL,
+                    minute BIGINT NOT NULL,
+                    install_hash BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, minute, install_hash)
+                )
+                """,
+                """
+                CREATE TABLE endpoint_minutes (
+                    app_id TEXT NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    minute BIGINT NOT NULL,
+                    count BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, endpoint, minute)
+                )
+                """,
+                "CREATE INDEX endpoint_minutes_on_minute ON endpoint_minutes (minute)",
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

@@ -49,7 +49,7 @@ extension DecodeWatchCommand {
         @Option(
             help: """
                 How long reports are kept (e.g. 90d, at least 1d), or 'off' to keep them forever. Older data \
-                is deleted every hour in small transactions.
+                is deleted every hour in small transactions; per-minute counts are kept for 7 days either way.
                 """)
         var retention = "90d"
 
@@ -108,9 +108,9 @@ extension DecodeWatchCommand {
                 let job = DigestJob(period: period, webhook: WebhookSender(url: url))
                 services.append(DigestScheduler(store: reportStore, every: every, template: job, logger: logger))
             }
-            if let kept = TimeReference.duration(retention) {
-                services.append(RetentionJob(store: reportStore, retention: kept, logger: logger))
-            }
+            // Runs with --retention off too: per-minute counts are always trimmed after a week.
+            services.append(
+                RetentionJob(store: reportStore, retention: TimeReference.duration(retention), logger: logger))
             // Whatever ends the group (a signal, a refused start, a failed service) shuts it down gracefully,
             // in reverse order: the pool stops last, after every job that may still be waiting on it. Cancelling
             // all at once could stop the pool under a job's pending query, which then never returns.

@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
 import Logging
@@ -5,15 +6,16 @@ import ServiceLifecycle
 
 /// Deletes data past the retention horizon inside `decodewatch serve`, as a `Service` of the ServiceGroup.
 ///
-/// Every ``every`` (and once at start) it calls the store's ``RetentionStore/deleteExpired(before:limit:)``
-/// until nothing expired is left: each call is one short transaction of at most ``batchSize`` rows of
-/// each kind, with a pause between calls, so ingest is never held up behind one long delete. Replicas
-/// may all run it: deleting is idempotent. A failed sweep is logged and retried at the next one.
+/// Every ``every`` (and once at start) it calls the store's
+/// ``RetentionStore/deleteExpired(before:minutesBefore:limit:)`` until nothing expired is left: each call
+/// is one short transaction of at most ``batchSize`` rows of each kind, with a pause between calls, so
+/// ingest is never held up behind one long delete. Replicas may all run it: deleting is idempotent. A
+/// failed sweep is logged and retried at the next one.
 struct RetentionJob: Service {
     /// The store.
     let store: any RetentionStore
-    /// How long data is kept.
-    let retention: TimeInterval
+    /// How long data is kept, or `nil` to keep it forever; per-minute counts go after ``Minute/kept`` either way.
+    let retention: TimeInterval?
     /// Time between sweeps.
     var every: TimeInterval = 3600
     /// The most rows of each kind one transaction deletes.
@@ -38,11 +40,13 @@ struct RetentionJob: Service {
     /// - Parameter now: the time the horizon counts back from.
     /// - Returns: the rows deleted (what was deleted before a failure included).
     func sweep(now: Date) async -> Int {
-        let horizon = now.addingTimeInterval(-retention)
+        let horizon = retention.map { now.addingTimeInterval(-$0) } ?? .distantPast
+        let minutesHorizon = now.addingTimeInterval(-Minute.kept)
         var total = 0
         do {
             while !Task.isCancelled {
-                let deleted = try await store.deleteExpired(before: horizon, limit: batchSize)
+                let deleted = try await store.deleteExpired(
+                    before: horizon, minutesBefore: minutesHorizon, limit: batchSize)
                 total += deleted
                 guard deleted > 0 else { break }
                 try await Task.sleep(for: pause)

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Minute indexes: whole minutes since 1970-01-01T00:00:00Z, the bucket that makes recent windows exact
+/// to the minute (SPEC §3).
+public enum Minute {
+    /// How long per-minute counts are kept; a window edge older than this counts whole hours there.
+    public static let kept: TimeInterval = 7 * 86_400
+
+    /// The index of the minute containing a date.
+    public static func index(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 / 60).rounded(.down))
+    }
+
+    /// The index of the first minute that starts at or after a date.
+    public static func ceilingIndex(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 / 60).rounded(.up))
+    }
+
+    /// The index of the hour (``Hour``) a minute belongs to.
+    public static func hour(of minute: Int64) -> Int64 {
+        minute >= 0 ? minute / 60 : (minute - 59) / 60
+    }
+}

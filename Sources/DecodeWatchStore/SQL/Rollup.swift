@@ -1,0 +1,38 @@
+import DecodeWatchCore
+
+/// The two resolutions counts are kept at, in tables of the same shape: hourly for every window, and per
+/// minute (for ``Minute/kept``) for the partial hours at the edges of recent windows.
+enum Rollup: CaseIterable {
+    case hour
+    case minute
+
+    /// The bucket column: an ``Hour`` or a ``Minute`` index.
+    var column: String {
+        switch self {
+        case .hour: return "hour"
+        case .minute: return "minute"
+        }
+    }
+
+    /// Report counts per group and bucket.
+    var groupCounts: String { "group_\(column)s" }
+    /// Report counts per group, bucket and app version.
+    var versions: String { "group_\(column)_versions" }
+    /// Report counts per group, bucket and expected type.
+    var expected: String { "group_\(column)_expected" }
+    /// Install hashes per group and bucket.
+    var installs: String { "group_\(column)_installs" }
+    /// Decode counts per app, endpoint and bucket.
+    var endpointCounts: String { "endpoint_\(column)s" }
+
+    /// The tables hanging on a group's cells, children before ``groupCounts``.
+    var cellTables: [String] { [versions, expected, installs, groupCounts] }
+
+    /// The bucket of this resolution a minute falls in.
+    func bucket(ofMinute minute: Int64) -> Int64 {
+        switch self {
+        case .hour: return Minute.hour(of: minute)
+        case .minute: return minute
+        }
+    }
+}
