@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import Foundation
+import Mustache
 
 /// How the dashboard writes numbers, rates and times: right-aligned figures with thousands separators,
 /// rates as percentages, times relative to now with the absolute RFC 3339 time for `title`/`datetime`.
@@ -49,5 +50,16 @@ enum DashboardFormat {
         let ordered = counts.sorted { $0.value == $1.value ? $0.key < $1.key : $0.value > $1.value }.map(\.key)
         let shown = ordered.prefix(3).map { $0.isEmpty ? "(none)" : $0 }.joined(separator: ", ")
         return ordered.count > 3 ? "\(shown) +\(ordered.count - 3)" : shown
+    }
+}
+
+/// Times are read by name without `Mirror`: every row of a list has two.
+extension DashboardFormat.Time: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "relative": return relative
+        case "absolute": return absolute
+        default: return nil
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// What every dashboard page shares: the header's state, sparkline bars and link escaping.
 enum DashboardPage {
@@ -39,5 +40,19 @@ enum DashboardPage {
             charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~ ")
         return (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
             .replacingOccurrences(of: " ", with: "+")
+    }
+}
+
+/// Bars are read by name without `Mirror`: a list page renders more than a thousand of them.
+extension DashboardPage.Bar: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "height": return height
+        case "count": return count
+        case "visible": return visible
+        case "x": return x
+        case "y": return y
+        default: return nil
+        }
     }
 }

@@ -1,6 +1,7 @@
 import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
+import Mustache
 
 /// `GET /`: the breaking fields of a window, one row per group, with tabs by status, filters, sort and pages.
 ///
@@ -237,4 +238,29 @@ struct FieldListView: Sendable {
     let isAll: Bool
     /// The page title.
     let title = "Breaking fields"
+}
+
+/// Rows are read by name without `Mirror`, which costs more than the queries on a page of 50 rows.
+extension FieldListView.Row: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "group": return group
+        case "href": return href
+        case "app": return app
+        case "endpoint": return endpoint
+        case "path": return path
+        case "kind": return kind
+        case "expected": return expected
+        case "count": return count
+        case "installs": return installs
+        case "rate": return rate
+        case "bars": return bars
+        case "firstSeen": return firstSeen
+        case "lastSeen": return lastSeen
+        case "versions": return versions
+        case "status": return status
+        case "muted": return muted
+        default: return nil
+        }
+    }
 }
