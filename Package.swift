@@ -1,6 +1,11 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// Every package the collector needs is behind the `Collector` trait. It is on by default, so this
+/// repository builds and tests as is; an app that only uses the SDK depends on it with `traits: []`
+/// and then resolves and builds no server package (SwiftPM prunes dependencies of disabled traits).
+let collector = TargetDependencyCondition.when(traits: ["Collector"])
+
 let package = Package(
     name: "decodewatch",
     platforms: [.macOS(.v14), .iOS(.v15)],
@@ -12,6 +17,10 @@ let package = Package(
         .library(name: "DecodeWatchStorePostgres", targets: ["DecodeWatchStorePostgres"]),
         .library(name: "DecodeWatchServer", targets: ["DecodeWatchServer"]),
         .executable(name: "decodewatch", targets: ["decodewatch"]),
+    ],
+    traits: [
+        .trait(name: "Collector", description: "The collector, its storage and the CLI, with their server packages."),
+        .default(enabledTraits: ["Collector"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -35,18 +44,21 @@ let package = Package(
         ),
         // Bounded deflate / inflate over zlib, shared by the SDK (upload) and the collector (ingest).
         .target(name: "DecodeWatchZlib", dependencies: ["CZlib"]),
-        // The contract: wire model, validation, normalization, grouping, redaction. Foundation only.
-        .target(name: "DecodeWatchCore"),
+        // What an app and the collector share: the wire model, endpoint and path normalization, redaction.
+        // Foundation only.
+        .target(name: "DecodeWatchWire"),
+        // The collector's domain: validation, aggregation, grouping, the summary and the digest.
+        .target(name: "DecodeWatchCore", dependencies: ["DecodeWatchWire"]),
         // The SDK apps import. Foundation and zlib only, so it builds for iOS.
-        .target(name: "DecodeWatch", dependencies: ["DecodeWatchCore", "DecodeWatchZlib"]),
+        .target(name: "DecodeWatch", dependencies: ["DecodeWatchWire", "DecodeWatchZlib"]),
         // Storage: the store protocols, the SQL both databases share, and the SQLite implementation.
         .target(
             name: "DecodeWatchStore",
             dependencies: [
                 "DecodeWatchCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto", condition: collector),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
+                .product(name: "Logging", package: "swift-log", condition: collector),
             ]
         ),
         // The PostgreSQL implementation of the same protocols, for several collector replicas.
@@ -55,9 +67,9 @@ let package = Package(
             dependencies: [
                 "DecodeWatchCore",
                 "DecodeWatchStore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log", condition: collector),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: collector),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ]
         ),
         // The collector: buildApplication(configuration:store:), controllers and middleware.
@@ -67,13 +79,13 @@ let package = Package(
                 "DecodeWatchCore",
                 "DecodeWatchZlib",
                 "DecodeWatchStore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: collector),
+                .product(name: "Logging", package: "swift-log", condition: collector),
+                .product(name: "Mustache", package: "swift-mustache", condition: collector),
+                .product(name: "NIOCore", package: "swift-nio", condition: collector),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: collector),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: collector),
             ],
             // The dashboard's Mustache templates and stylesheet, read from the bundle at start.
             resources: [.copy("Dashboard/Templates")]
@@ -87,12 +99,12 @@ let package = Package(
                 "DecodeWatchStore",
                 "DecodeWatchStorePostgres",
                 "DecodeWatchZlib",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: collector),
+                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
+                .product(name: "Logging", package: "swift-log", condition: collector),
+                .product(name: "Metrics", package: "swift-metrics", condition: collector),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: collector),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ]
         ),
         .testTarget(name: "DecodeWatchZlibTests", dependencies: ["DecodeWatchZlib"]),
@@ -111,11 +123,11 @@ let package = Package(
             dependencies: [
                 "DecodeWatchStore",
                 "DecodeWatchStorePostgres",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: collector),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: collector),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: collector),
             ]
         ),
         .testTarget(
@@ -125,7 +137,7 @@ let package = Package(
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
             ]
         ),
         .testTarget(name: "decodewatchTests", dependencies: ["decodewatch"]),

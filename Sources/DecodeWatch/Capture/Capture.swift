@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// The capture path every lenient wrapper calls from its catch handler.

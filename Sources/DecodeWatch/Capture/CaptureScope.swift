@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// Holds back the failures captured while trying one alternative, until it is known to be the right one.

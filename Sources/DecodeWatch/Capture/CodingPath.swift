@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 
 extension PathElement {
     /// Converts a coding key from a decoder's path to a wire path element.

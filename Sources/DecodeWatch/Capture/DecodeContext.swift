@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// Where a payload came from and where its failures go: the endpoint, the root type and the reporter.

@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 
 /// What one decoding failure looks like once it is classified: where, what kind, what was expected.
 ///

@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// Any JSON value, decoded from a decoder after a failure to re-read the payload for a snippet.

@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// The bodies the collector answers an upload with (SPEC §1), read leniently.

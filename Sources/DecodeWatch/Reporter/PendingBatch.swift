@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import DecodeWatchZlib
 import Foundation
 

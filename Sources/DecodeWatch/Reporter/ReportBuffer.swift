@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 
 /// What makes two reports the same failure, so that they fold into one with a `count`.
 struct FoldKey: Hashable, Sendable {

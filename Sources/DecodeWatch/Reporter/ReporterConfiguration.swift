@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// Everything a ``Reporter`` needs to know: where to send, who is sending, and how much to keep.

@@ -1,4 +1,4 @@
-import DecodeWatchCore
+import DecodeWatchWire
 import Foundation
 
 /// Something the reporter did in the background, for an app's logs and metrics.

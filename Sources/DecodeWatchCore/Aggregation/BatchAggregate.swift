@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// A validated batch folded into per-group, per-minute deltas: what storage writes in one transaction

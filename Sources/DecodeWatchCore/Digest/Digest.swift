@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// The periodic digest (SPEC §4): what started breaking, what came back, what grows and what fades.

@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// Renders a digest as Markdown, or as Slack's `mrkdwn` for webhooks.

@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// The span of time a digest covers, on whole UTC hours, and the span of the same length before it.

@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// The filters of the breaking-fields summary (SPEC §3): `GET /v1/fields` and `decodewatch fields`.

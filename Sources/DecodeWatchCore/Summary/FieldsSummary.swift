@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// The breaking-fields summary (SPEC §3), returned by `GET /v1/fields` and `decodewatch fields --format json`.

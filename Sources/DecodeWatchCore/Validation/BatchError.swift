@@ -26,17 +26,3 @@ public struct BatchError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 }
-
-/// One report refused inside an otherwise accepted batch (SPEC §1, `rejected[]`).
-public struct Rejection: Codable, Sendable, Hashable {
-    /// Position of the report in `reports`.
-    public var index: Int
-    /// What was wrong, starting with the field, e.g. `reports[3].kind: unknown kind 'oops'`.
-    public var error: String
-
-    /// Creates a rejection.
-    public init(index: Int, error: String) {
-        self.index = index
-        self.error = error
-    }
-}

@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// Decodes and validates an ingest body (SPEC §1) and normalizes its reports (SPEC §2).

@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// A batch as received, decoded leniently: every report is decoded on its own, so that one bad

@@ -37,7 +37,7 @@ public struct Report: Codable, Sendable, Hashable {
         self.count = count
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case occurredAt = "occurred_at"
         case endpoint, type, path, kind, expected, message, snippet, count
     }

@@ -34,7 +34,7 @@ public struct ReportBatch: Codable, Sendable, Hashable {
         self.reports = reports
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case batchID = "batch_id"
         case sentAt = "sent_at"
         case installID = "install_id"
