@@ -37,8 +37,8 @@ sleep 0.5
 wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18081 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in'
 kill %1 2>/dev/null || true
 
-echo "== DecodeWatch collector (release, SQLite, synchronous=FULL)"
-../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" --log-level error --max-concurrent-ingests 1024 &
+echo "== DecodeWatch collector (release, SQLite, default flags)"
+../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &  # default flags, logging included
 sleep 1
 wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in|Non-2xx'
 batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
