@@ -126,4 +126,32 @@ struct EndToEndTests {
         #expect(try await collector.totalCount() == 2)
         await collector.stop()
     }
+
+    @Test(
+        "an endpoint that does not normalize is sent as UNKNOWN with its path, or UNKNOWN /, and the collector keeps it",
+        arguments: [
+            ("https://api.example.com/repos/octo/shop/issues/17?page=2", "UNKNOWN /repos/octo/shop/issues/{id}"),
+            ("issues of octo/shop", "UNKNOWN /"),
+        ])
+    func endpointPlaceholder(raw: String, sent: String) async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
+        try await collector.start()
+        let events = EventRecorder()
+        let reporter = Reporter(
+            configuration: ReporterConfiguration(
+                collectorURL: collector.url, app: AppInfo(id: "com.example.octo", version: "2.5.0"),
+                installID: "install-1", spoolDirectory: folder.appendingPathComponent("spool"),
+                onEvent: events.record))
+        _ = try Self.decoder.decode(
+            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: raw, reporter: reporter)
+        #expect(reporter.pendingReports().allSatisfy { $0.endpoint == sent })
+        #expect(reporter.pendingDecodes().map(\.endpoint) == [sent])
+        await reporter.flush()
+        #expect(events.refusals.isEmpty)
+        #expect(events.all.allSatisfy { if case .batchSent = $0 { true } else { false } })
+        #expect(try await collector.totalCount() == 2)
+        await collector.stop()
+    }
 }

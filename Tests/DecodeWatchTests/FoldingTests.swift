@@ -19,17 +19,36 @@ import Testing
         #expect(reporter.statistics.recordedFailures == 5)
     }
 
-    @Test("failures differing in path, kind or endpoint stay apart")
+    @Test("failures differing in field, kind or endpoint stay apart")
     func keepsApart() throws {
         let reporter = TestReporter.make()
         let missing = try Fixture.edited("issues.json", [([1, "title"], nil)])
         let mistyped = try Fixture.edited("issues.json", [([1, "title"], 1)])
-        let other = try Fixture.edited("issues.json", [([2, "title"], nil)])
+        let other = try Fixture.edited("issues.json", [([1, "body"], 1)])
         for (data, endpoint) in [(missing, "GET /a"), (mistyped, "GET /a"), (other, "GET /a"), (missing, "GET /b")] {
             _ = try gitHubDecoder().decode([Safe<GitHubIssue>].self, from: data, endpoint: endpoint, reporter: reporter)
         }
         #expect(reporter.pendingReports().count == 4)
         #expect(reporter.pendingReports().allSatisfy { $0.count == 1 })
+    }
+
+    @Test("a field broken in every element of a 10,000-element list is one report with count 10,000")
+    func foldsAcrossElements() throws {
+        struct Post: Decodable {
+            let id: Int
+            let title: String
+        }
+        let reporter = TestReporter.make { $0.maxBufferedReports = 10 }
+        let items = (0..<10_000).map { #"{"id": \#($0)}"# }.joined(separator: ",")
+        let posts = try JSONDecoder().decode(
+            [Safe<Post>].self, from: Data("[\(items)]".utf8), endpoint: "GET /v2/posts", reporter: reporter)
+        #expect(posts.allSatisfy { $0.value == nil })
+        let reports = reporter.pendingReports()
+        #expect(reports.count == 1)
+        #expect(reports.first?.count == 10_000)
+        #expect(reports.first?.path == [0, "title"])  // the first element's path; the collector groups on [*]
+        #expect(reporter.statistics.recordedFailures == 10_000)
+        #expect(reporter.statistics.droppedReports == 0)
     }
 
     @Test("a full buffer drops new distinct reports, counts them, and still folds known ones")

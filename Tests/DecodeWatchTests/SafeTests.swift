@@ -59,7 +59,7 @@ import Testing
         #expect(report.expected == "String")
     }
 
-    @Test("a fractional number for an Int is reported, on Linux as kind other at the wrapper's position")
+    @Test("a number that does not fit is dataCorrupted at the wrapper's position, as Foundation says at the top")
     func numberThatDoesNotFit() throws {
         let reporter = TestReporter.make()
         let data = try Fixture.edited("issues.json", [([3, "comments"], 42.5)])
@@ -67,14 +67,32 @@ import Testing
             [Safe<GitHubIssue>].self, from: data, endpoint: endpoint, reporter: reporter)
         #expect(issues[3].value == nil)
         let report = try #require(reporter.pendingReports().first)
-        #if os(Linux)
-            #expect(report.kind == .other)
-            #expect(report.path == [3])
-            #expect(report.expected == "GitHubIssue")
-        #else
-            #expect([ReportKind.other, .dataCorrupted].contains(report.kind))
-            #expect(report.path.starts(with: [3]))
-        #endif
+        #expect(report.kind == .dataCorrupted)
+        #expect(report.path.starts(with: [3]))
+        #expect(report.expected == "GitHubIssue" || report.path != [3])
+
+        // The same value breaking the whole payload is what Foundation calls dataCorrupted.
+        #expect(throws: DecodingError.self) { try gitHubDecoder().decode([GitHubIssue].self, from: data) }
+        do {
+            _ = try gitHubDecoder().decode([GitHubIssue].self, from: data)
+        } catch DecodingError.dataCorrupted {
+        } catch {
+            Issue.record("expected dataCorrupted at the top level, got \(error)")
+        }
+    }
+
+    @Test("a number that does not fit is dataCorrupted at any depth, in a Safe property too")
+    func numberThatDoesNotFitNested() throws {
+        struct Counts: Decodable { @Safe var comments: Int? }
+        struct Wrapper: Decodable { let counts: [Counts] }
+        let reporter = TestReporter.make()
+        let data = Data(#"{"counts": [{"comments": 1}, {"comments": 42.5}]}"#.utf8)
+        let wrapper = try JSONDecoder().decode(Wrapper.self, from: data, endpoint: endpoint, reporter: reporter)
+        #expect(wrapper.counts.map(\.comments) == [1, nil])
+        let report = try #require(reporter.pendingReports().first)
+        #expect(report.kind == .dataCorrupted)
+        #expect(report.path == ["counts", 1, "comments"])
+        #expect(report.expected == "Int")
     }
 
     @Test("an ISO 8601 date error whose path lacks the field is reported at the Safe property's position")

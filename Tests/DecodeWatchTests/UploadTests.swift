@@ -6,9 +6,11 @@ import Testing
 @testable import DecodeWatch
 
 @Suite struct UploadTests {
+    /// A failure of a field of its own for each `index`, so that different indexes never fold together.
     func failure(_ index: Int = 0) -> Report {
         Report(
-            occurredAt: Date(), endpoint: "GET /v2/posts", type: "Page", path: ["results", .index(index), "title"],
+            occurredAt: Date(), endpoint: "GET /v2/posts", type: "Page",
+            path: ["results", .index(index), .key("title\(index)")],
             kind: .keyNotFound, message: "No value", snippet: #"{"id":"pos_2"}"#)
     }
 

@@ -1,5 +1,4 @@
 import DecodeWatch
-import DecodeWatchCore
 import Foundation
 
 // The SDK's overhead: decoding 10,000 valid objects as [Safe<Post>] versus plain [Post], and the
@@ -66,3 +65,17 @@ let noFailure: Double = try measure("[Safe<Post>], same payload size, no failure
     _ = try decoder.decode([Safe<Post>].self, from: valid, endpoint: "GET /v2/posts", reporter: reporter)
 }
 print(String(format: "failure path: %.1f µs per reported failure", (failing - noFailure) * 1000.0 / 1000.0))
+
+// A field broken in every element: 10,000 failures of one field fold into one report (one snippet).
+let allBroken = payload(count: 10_000, brokenEvery: 1)
+let everyElement: Double = try measure("[Safe<Post>], 10,000 all missing their title", runs: 9) {
+    _ = try decoder.decode([Safe<Post>].self, from: allBroken, endpoint: "GET /v2/posts", reporter: reporter)
+}
+let everyElementUnreported: Double = try measure("[Safe<Post>], 10,000 all missing their title, no context", runs: 9) {
+    _ = try decoder.decode([Safe<Post>].self, from: allBroken)
+}
+print(
+    String(
+        format: "a field broken in all 10,000 elements: %.1f ms of reporting (%d report, count %d)",
+        everyElement - everyElementUnreported, reporter.pendingReports().filter { $0.count >= 10_000 }.count,
+        reporter.pendingReports().map(\.count).max() ?? 0))

@@ -114,22 +114,28 @@ enum Capture {
         }
     }
 
+    /// Folds a failure into an identical buffered one, or builds its report (message and snippet
+    /// redacted) and hands it on. Folding comes first, so a field broken in every element of a long
+    /// list costs one snippet, not one per element.
     private static func submitText(
         _ failure: DecodeFailure, context: DecodeContext, wrapping wrapped: Any.Type, snippet: () -> String?
     ) {
-        var report = Report(
-            occurredAt: Date(), endpoint: context.endpoint,
-            type: (context.rootType ?? TypeName.of(wrapped)).truncated(to: typeNameLimit),
-            path: Array(failure.path.prefix(pathLimit)), kind: failure.kind,
-            expected: failure.expected?.truncated(to: typeNameLimit),
-            message: context.reporter.configuration.redactor.redactMessage(failure.message, maxCharacters: messageLimit)
-        )
         #if DEBUG
             if context.reporter.configuration.assertOnFailure {
                 assertionFailure(
                     "DecodeWatch: \(failure.kind) at \(failure.path) in \(context.endpoint): \(failure.message)")
             }
         #endif
+        let type = (context.rootType ?? TypeName.of(wrapped)).truncated(to: typeNameLimit)
+        let path = Array(failure.path.prefix(pathLimit))
+        let expected = failure.expected?.truncated(to: typeNameLimit)
+        let key = FoldKey(endpoint: context.endpoint, path: path, kind: failure.kind, expected: expected, type: type)
+        if CaptureScope.current == nil, context.reporter.fold(key) { return }
+        var report = Report(
+            occurredAt: Date(), endpoint: context.endpoint, type: type, path: path, kind: failure.kind,
+            expected: expected,
+            message: context.reporter.configuration.redactor.redactMessage(failure.message, maxCharacters: messageLimit)
+        )
         if let scope = CaptureScope.current {
             report.snippet = snippet()
             scope.append(report, to: context.reporter)

@@ -39,11 +39,12 @@ public struct DecodeContext: Sendable {
     /// Decides sampling, and reads the reporter's kill switch: a context made while the reporter is
     /// disabled captures nothing.
     /// - Parameters:
-    ///   - endpoint: `"METHOD /path"` (a query string or an absolute URL is fine), e.g. `GET /v2/posts?page=2`.
+    ///   - endpoint: `"METHOD /path"` (a query string or an absolute URL is fine), e.g. `GET /v2/posts?page=2`;
+    ///     a URL without a method is reported as `UNKNOWN /path`, and unusable text as `UNKNOWN /`.
     ///   - rootType: the type decoded at the payload root, used as `reports[].type`.
     ///   - reporter: where failures go.
     public init(endpoint: String, rootType: Any.Type? = nil, reporter: Reporter) {
-        self.endpoint = Self.normalizer.normalize(endpoint) ?? endpoint
+        self.endpoint = Self.normalizer.reportingForm(of: endpoint)
         self.rootType = rootType.map(TypeName.of)
         self.reporter = reporter
         self.isSampled = reporter.samples()

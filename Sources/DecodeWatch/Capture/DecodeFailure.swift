@@ -30,9 +30,12 @@ struct DecodeFailure: Sendable, Hashable {
     init(error: any Error, position: [PathElement], wrapped: Any.Type) {
         let wrappedName = TypeName.of(wrapped)
         guard let decodingError = error as? DecodingError else {
-            // Foundation on Linux throws its own error type for a number that does not fit (42.5 into Int);
-            // it carries no path, so the wrapper's position is the best we know.
-            self.init(path: position, kind: .other, expected: wrappedName, message: String(describing: error))
+            // Foundation on Linux throws its own JSON error from inside a decode for a number that does not
+            // fit (42.5 into Int), where Apple platforms and its own top level throw dataCorrupted: report
+            // it as that. It carries no path, so the wrapper's position is the best we know. Any other
+            // error (thrown by the app's own init(from:)) is `other`.
+            let kind: ReportKind = Self.isFoundationJSONError(error) ? .dataCorrupted : .other
+            self.init(path: position, kind: kind, expected: wrappedName, message: String(describing: error))
             return
         }
         switch decodingError {
@@ -61,14 +64,28 @@ struct DecodeFailure: Sendable, Hashable {
     }
 }
 
+extension DecodeFailure {
+    /// Whether an error is swift-corelibs-foundation's internal JSON error (its type is not public).
+    static func isFoundationJSONError(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)) == "FoundationEssentials.JSONError"
+    }
+}
+
 /// Readable names of Swift types for `type` and `expected`.
 enum TypeName {
+    /// Names already made: `String(describing:)` of a type asks the runtime to demangle it, which costs
+    /// more than the rest of a folded failure. The app's types are few, so the cache stays small.
+    private static let names = Locked<[ObjectIdentifier: String]>([:])
+
     /// The unqualified name of a type, `Optional` unwrapped: `Post`, `Array<Post>`, `String`.
     static func of(_ type: Any.Type) -> String {
+        let id = ObjectIdentifier(type)
+        if let known = names.withLock({ $0[id] }) { return known }
         var name = String(describing: type)
         while name.hasPrefix("Optional<"), name.hasSuffix(">") {
             name = String(name.dropFirst("Optional<".count).dropLast())
         }
+        names.withLock { $0[id] = name }
         return name
     }
 }

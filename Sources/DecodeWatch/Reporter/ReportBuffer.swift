@@ -1,19 +1,28 @@
 import DecodeWatchWire
 
 /// What makes two reports the same failure, so that they fold into one with a `count`.
+///
+/// The path is the collector's grouping form (SPEC §2: `$.results[*].title`), so a field broken in
+/// every element of a list folds into one report instead of one per index.
 struct FoldKey: Hashable, Sendable {
     var endpoint: String
-    var path: [PathElement]
+    var path: String
     var kind: ReportKind
     var expected: String?
     var type: String?
 
+    init(endpoint: String, path: [PathElement], kind: ReportKind, expected: String?, type: String?) {
+        self.endpoint = endpoint
+        self.path = PathRenderer.render(path)
+        self.kind = kind
+        self.expected = expected
+        self.type = type
+    }
+
     init(_ report: Report) {
-        endpoint = report.endpoint
-        path = report.path
-        kind = report.kind
-        expected = report.expected
-        type = report.type
+        self.init(
+            endpoint: report.endpoint, path: report.path, kind: report.kind, expected: report.expected,
+            type: report.type)
     }
 }
 

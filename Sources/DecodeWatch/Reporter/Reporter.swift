@@ -84,9 +84,12 @@ public final class Reporter: Sendable {
     /// Records a report made by the app itself, folding it into an identical buffered one.
     ///
     /// The wrappers call this for you; use it for failures found outside `Decodable`.
-    /// - Parameter report: the report; its `endpoint` should be in grouping form (SPEC §2).
+    /// - Parameter report: the report; its `endpoint` is brought to grouping form (SPEC §2), or to
+    ///   `UNKNOWN /path` or `UNKNOWN /` when it is not `"METHOD /path"`, so the collector never refuses it.
     public func record(_ report: Report) {
-        record(report, snippet: { report.snippet })
+        var report = report
+        report.endpoint = EndpointNormalizer().reportingForm(of: report.endpoint)
+        record(report, snippet: { [report] in report.snippet })
     }
 
     /// Counts decoded responses of an endpoint, failed or not.
@@ -97,7 +100,7 @@ public final class Reporter: Sendable {
     ///   - count: how many responses.
     public func countDecode(endpoint: String, count: Int = 1) {
         guard count > 0 else { return }
-        let normalized = EndpointNormalizer().normalize(endpoint) ?? endpoint
+        let normalized = EndpointNormalizer().reportingForm(of: endpoint)
         state.withLock {
             guard $0.isEnabled else { return }
             $0.buffer.countDecode(endpoint: normalized, count: count)
@@ -137,6 +140,14 @@ public final class Reporter: Sendable {
         let rate = configuration.sampleRate
         guard rate > 0, isEnabled else { return false }
         return rate >= 1 || Double.random(in: 0..<1) < rate
+    }
+
+    /// Counts a failure into an identical one already buffered, before anything else is built for it.
+    /// - Returns: `true` when nothing more is to be done (it folded, or the reporter is disabled).
+    func fold(_ key: FoldKey) -> Bool {
+        let (enabled, folded) = state.withLock { ($0.isEnabled, $0.isEnabled && $0.buffer.fold(key)) }
+        if folded { stats.withLock { $0.recordedFailures += 1 } }
+        return !enabled || folded
     }
 
     /// Records a failure; the snippet is only made when the report is the first of its kind.
