@@ -11,7 +11,9 @@ import Testing
         var spool = BatchSpool(directory: directory, maxBatches: 10, maxBytes: 1 << 20)
         _ = spool.append(batchID: "first-id", reportCount: 3, body: Data("one".utf8))
         _ = spool.append(batchID: "second-id", reportCount: 1, body: Data("two".utf8))
-        let reopened = BatchSpool(directory: directory, maxBatches: 10, maxBytes: 1 << 20)
+        var reopened = BatchSpool(directory: directory, maxBatches: 10, maxBytes: 1 << 20)
+        #expect(reopened.entries.isEmpty)  // opening reads nothing…
+        #expect(reopened.refresh().isEmpty)  // …until the first look, on the uploader
         #expect(reopened.entries.map(\.batchID) == ["first-id", "second-id"])
         #expect(reopened.entries.map(\.reportCount) == [3, 1])
         #expect(reopened.body(of: reopened.entries[1]) == Data("two".utf8))
@@ -95,5 +97,63 @@ import Testing
         #expect(batches.count == 2)
         #expect(batches[0].installID != nil)
         #expect(batches[0].installID == batches[1].installID)
+    }
+
+    @Test("making a reporter touches no file: the spool folder and the install id appear with the first flush")
+    func initDoesNoIO() async throws {
+        let directory = TestReporter.temporaryDirectory().appendingPathComponent("spool")
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url, spool: directory) { $0.installID = nil }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        reporter.record(
+            Report(occurredAt: Date(), endpoint: "GET /v2/posts", path: ["results", 1, "title"], kind: .keyNotFound))
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        await reporter.flush()
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("install_id").path))
+        #expect(await receiver.waitForRequests(1).first?.batch?.installID != nil)
+    }
+
+    @Test("persist() writes the buffer to the spool before it returns; a relaunched reporter sends it once")
+    func persistThenRelaunch() async throws {
+        let directory = TestReporter.temporaryDirectory()
+        let down = try TestReceiver()
+        down.stop()
+        let suspended = TestReporter.make(collector: down.url, spool: directory)
+        suspended.record(
+            Report(occurredAt: Date(), endpoint: "GET /v2/posts", path: ["results", 1, "title"], kind: .keyNotFound))
+        suspended.record(
+            Report(occurredAt: Date(), endpoint: "GET /v2/posts", path: ["results", 2, "body"], kind: .keyNotFound))
+        suspended.countDecode(endpoint: "GET /v2/posts", count: 3)
+        suspended.persist()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".batch")
+        }
+        #expect(files.count == 1)
+        #expect(suspended.pendingReports().isEmpty)
+
+        // The app was ended while suspended; the next launch sends what persist() wrote, once.
+        let receiver = try TestReceiver()
+        let relaunched = TestReporter.make(collector: receiver.url, spool: directory)
+        await relaunched.flush()
+        await relaunched.flush()
+        let batches = await receiver.waitForRequests(1).compactMap(\.batch)
+        #expect(batches.count == 1)
+        #expect(batches.first.map { files[0].hasSuffix("-\($0.batchID).batch") } == true)
+        #expect(batches.first?.reports.count == 2)
+        #expect(batches.first?.decodes == [DecodeCount(endpoint: "GET /v2/posts", count: 3)])
+        #expect(await relaunched.spooledBatchIDs().isEmpty)
+    }
+
+    @Test("a batch persisted while the app keeps running goes out with the same reporter's next flush")
+    func persistThenResume() async throws {
+        let receiver = try TestReceiver()
+        let reporter = TestReporter.make(collector: receiver.url)
+        reporter.record(
+            Report(occurredAt: Date(), endpoint: "GET /v2/posts", path: ["results", 1, "title"], kind: .keyNotFound))
+        reporter.persist()
+        #expect(receiver.requests.isEmpty)
+        await reporter.flush()
+        #expect(await receiver.waitForRequests(1).first?.batch?.reports.count == 1)
+        #expect(await reporter.spooledBatchIDs().isEmpty)
     }
 }

@@ -18,7 +18,8 @@ struct BatchSpool {
         let bytes: Int
     }
 
-    let directory: URL?
+    /// Where batches are kept; `nil` keeps them in memory only.
+    private(set) var directory: URL?
     let maxBatches: Int
     let maxBytes: Int
     private(set) var entries: [Entry] = []
@@ -26,25 +27,48 @@ struct BatchSpool {
     private var memory: [String: Data] = [:]
     private var sequence = 0
 
-    /// Opens a spool, picking up what an earlier launch left in the directory.
+    /// Describes a spool; nothing is read or created until ``refresh()``, so making one costs no I/O.
     init(directory: URL?, maxBatches: Int, maxBytes: Int) {
+        self.directory = directory
         self.maxBatches = max(maxBatches, 1)
         self.maxBytes = max(maxBytes, 1)
-        var usable = directory
-        if let directory {
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                usable = nil
-            }
+    }
+
+    /// Picks up batches written to the directory since the last look: an earlier launch's, or those
+    /// ``Reporter/persist()`` wrote. Creates the directory the first time; one that cannot be made
+    /// leaves the spool in memory.
+    /// - Returns: the entries dropped because the spool is over its budget.
+    mutating func refresh() -> [Entry] {
+        guard let directory else { return [] }
+        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else {
+            self.directory = nil
+            return []
         }
-        self.directory = usable
-        guard let usable, let names = try? FileManager.default.contentsOfDirectory(atPath: usable.path) else { return }
-        for name in names.sorted() where name.hasSuffix(Self.suffix) {
-            let url = usable.appendingPathComponent(name)
+        let known = Set(entries.map(\.name))
+        for name in names where name.hasSuffix(Self.suffix) && !known.contains(name) {
+            let url = directory.appendingPathComponent(name)
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             if let entry = Self.entry(named: name, bytes: size) { entries.append(entry) }
         }
+        entries.sort { $0.name < $1.name }
+        return trim()
+    }
+
+    /// Writes a batch into a spool directory as the file a spool picks up, creating the directory if needed.
+    /// - Returns: the entry, or `nil` when it could not be written.
+    static func write(batchID: String, reportCount: Int, body: Data, into directory: URL, sequence: Int = 0)
+        -> Entry?
+    {
+        let name = fileName(batchID: batchID, reportCount: reportCount, sequence: sequence)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try body.write(to: directory.appendingPathComponent(name), options: .atomic)
+        } catch {
+            return nil
+        }
+        return Entry(name: name, batchID: batchID, reportCount: reportCount, bytes: body.count)
     }
 
     /// Total compressed bytes held.
@@ -56,20 +80,22 @@ struct BatchSpool {
     /// Stores a batch, then drops the oldest batches while the spool is over budget.
     /// - Returns: the entries dropped to make room (possibly the new one, if it alone is too big).
     mutating func append(batchID: String, reportCount: Int, body: Data) -> [Entry] {
-        let millis = Int64(Date().timeIntervalSince1970 * 1000)
         sequence += 1
-        let name = "\(Self.pad(millis, 15))-\(Self.pad(Int64(sequence), 6))-\(reportCount)-\(batchID)\(Self.suffix)"
-        let entry = Entry(name: name, batchID: batchID, reportCount: reportCount, bytes: body.count)
-        if let directory {
-            do {
-                try body.write(to: directory.appendingPathComponent(name), options: .atomic)
-            } catch {
-                memory[name] = body
-            }
+        if let directory,
+            let entry = Self.write(
+                batchID: batchID, reportCount: reportCount, body: body, into: directory, sequence: sequence)
+        {
+            entries.append(entry)
         } else {
+            let name = Self.fileName(batchID: batchID, reportCount: reportCount, sequence: sequence)
             memory[name] = body
+            entries.append(Entry(name: name, batchID: batchID, reportCount: reportCount, bytes: body.count))
         }
-        entries.append(entry)
+        return trim()
+    }
+
+    /// Drops the oldest batches while the spool holds more than its count or byte budget.
+    private mutating func trim() -> [Entry] {
         var dropped: [Entry] = []
         var bytes = totalBytes
         while !entries.isEmpty, entries.count > maxBatches || bytes > maxBytes {
@@ -97,6 +123,12 @@ struct BatchSpool {
     }
 
     private static let suffix = ".batch"
+
+    /// `<milliseconds>-<sequence>-<report count>-<batch id>.batch`: names sort by age.
+    private static func fileName(batchID: String, reportCount: Int, sequence: Int) -> String {
+        let millis = Int64(Date().timeIntervalSince1970 * 1000)
+        return "\(pad(millis, 15))-\(pad(Int64(sequence), 6))-\(reportCount)-\(batchID)\(suffix)"
+    }
 
     private static func entry(named name: String, bytes: Int) -> Entry? {
         let stem = name.dropLast(suffix.count)

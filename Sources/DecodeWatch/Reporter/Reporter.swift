@@ -37,9 +37,11 @@ public final class Reporter: Sendable {
     private let state: Locked<State>
     private let stats = Locked(ReporterStatistics())
     private let uploader: Uploader
-    private let installID: String?
+    /// The install id once known: configured, or read from (or made in) the spool directory on first need.
+    private let installID = Locked<String??>(nil)
 
-    /// Creates a reporter and opens its spool, picking up batches an earlier launch left unsent.
+    /// Creates a reporter. Cheap enough for the main thread at launch: it touches no file and no network;
+    /// the spool (with what an earlier launch left unsent) is read by the first flush.
     /// - Parameters:
     ///   - configuration: where and how to report.
     ///   - session: the URL session for uploads; by default an ephemeral one.
@@ -51,7 +53,6 @@ public final class Reporter: Sendable {
                 isEnabled: configuration.isEnabled))
         let urlSession = session ?? URLSession(configuration: .ephemeral)
         self.uploader = Uploader(configuration: configuration, session: urlSession, statistics: stats)
-        self.installID = configuration.installID ?? Self.storedInstallID(in: configuration.spoolDirectory)
     }
 
     /// Whether the reporter captures, counts and sends: the run-time kill switch.
@@ -78,7 +79,7 @@ public final class Reporter: Sendable {
 
     /// The `batch_id`s waiting in the spool, oldest first.
     public func spooledBatchIDs() async -> [String] {
-        await uploader.spooled.map(\.batchID)
+        await uploader.spooled().map(\.batchID)
     }
 
     /// Records a report made by the app itself, folding it into an identical buffered one.
@@ -114,6 +115,35 @@ public final class Reporter: Sendable {
     public func flush() async {
         guard isEnabled else { return }
         await uploader.deliver(makeBatches(), upload: true)
+    }
+
+    /// Writes what is buffered to the spool now, on the calling thread, for an app about to be suspended.
+    ///
+    /// iOS may end a suspended app without warning, and up to a flush interval of failures lives only in
+    /// memory. Call this when the app goes to the background; it encodes, compresses and writes the
+    /// buffer (a few milliseconds) and returns. The next flush, or the next launch, sends what it wrote:
+    ///
+    /// ```swift
+    /// // UIKit, in the scene delegate (or applicationDidEnterBackground in the app delegate):
+    /// func sceneDidEnterBackground(_ scene: UIScene) { reporter.persist() }
+    ///
+    /// // SwiftUI:
+    /// .onChange(of: scenePhase) { _, phase in if phase == .background { reporter.persist() } }
+    /// ```
+    ///
+    /// Without a ``ReporterConfiguration/spoolDirectory`` the batches are handed to the next flush instead.
+    public func persist() {
+        guard isEnabled else { return }
+        let batches = makeBatches()
+        guard !batches.isEmpty else { return }
+        let unwritten = batches.filter { batch in
+            configuration.spoolDirectory.flatMap {
+                BatchSpool.write(batchID: batch.batchID, reportCount: batch.reportCount, body: batch.body, into: $0)
+            } == nil
+        }
+        if !unwritten.isEmpty {
+            Task { [uploader] in await uploader.deliver(unwritten, upload: false) }
+        }
     }
 
     /// Flushes every ``ReporterConfiguration/flushInterval`` until the task is cancelled.
@@ -184,6 +214,7 @@ public final class Reporter: Sendable {
             return $0.buffer.drain()
         }
         guard !reports.isEmpty || !decodes.isEmpty else { return [] }
+        let installID = resolvedInstallID()
         let size = configuration.batchSize
         var chunks = stride(from: 0, to: reports.count, by: size).map {
             Array(reports[$0..<min($0 + size, reports.count)])
@@ -195,6 +226,16 @@ public final class Reporter: Sendable {
                 batchID: UUID().uuidString.lowercased(), sentAt: now, app: configuration.app, sdk: .decodeWatch,
                 installID: installID, decodes: offset == 0 ? decodes : [], reports: chunk)
             return try? PendingBatch(batch)
+        }
+    }
+
+    /// The configured install id, or the one kept in the spool directory (read once, made the first time).
+    private func resolvedInstallID() -> String? {
+        installID.withLock { known in
+            if let known { return known }
+            let id = configuration.installID ?? Self.storedInstallID(in: configuration.spoolDirectory)
+            known = .some(id)
+            return id
         }
     }
 

@@ -61,28 +61,38 @@ actor Uploader {
             maxBytes: configuration.maxSpoolBytes)
     }
 
-    /// The batches waiting in the spool, oldest first.
-    var spooled: [BatchSpool.Entry] { spool.entries }
+    /// The batches waiting in the spool, oldest first, including those written since the last look.
+    func spooled() -> [BatchSpool.Entry] {
+        announceDropped(spool.refresh())
+        return spool.entries
+    }
 
     /// Stores batches in the spool, then, when `upload` is set, sends everything spooled.
+    ///
+    /// The spool's directory is read here, on the actor, never on the thread that made the reporter.
     /// - Parameters:
     ///   - batches: new batches; stored before any network I/O so that a crash loses nothing.
     ///   - upload: whether to send now (a shutting-down reporter only stores).
     func deliver(_ batches: [PendingBatch], upload: Bool) async {
+        announceDropped(spool.refresh())
         for batch in batches {
-            let dropped = spool.append(batchID: batch.batchID, reportCount: batch.reportCount, body: batch.body)
-            for entry in dropped {
-                statistics.withLock {
-                    $0.droppedBatches += 1
-                    $0.droppedBatchReports += entry.reportCount
-                }
-                configuration.onEvent?(.batchDropped(batchID: entry.batchID))
-            }
+            announceDropped(spool.append(batchID: batch.batchID, reportCount: batch.reportCount, body: batch.body))
         }
         guard upload else { return }
         await acquire()
         defer { release() }
         await sendSpooled()
+    }
+
+    /// Counts and announces batches the spool dropped to stay within its budget.
+    private func announceDropped(_ dropped: [BatchSpool.Entry]) {
+        for entry in dropped {
+            statistics.withLock {
+                $0.droppedBatches += 1
+                $0.droppedBatchReports += entry.reportCount
+            }
+            configuration.onEvent?(.batchDropped(batchID: entry.batchID))
+        }
     }
 
     private func sendSpooled() async {
