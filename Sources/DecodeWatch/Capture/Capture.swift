@@ -99,7 +99,7 @@ enum Capture {
                 return JSONValue.string(text).jsonText(limit: snippetLimit)
             }
             // The object around the failing value: for a missing key, the object that lacks it.
-            let around = root.value(at: failure.path.dropLast()) ?? root
+            let around = root.value(at: context.keySpelling.payloadPath(failure.path).dropLast()) ?? root
             return around.redacted(by: redactor).jsonText(limit: snippetLimit)
         }
     }
@@ -110,7 +110,7 @@ enum Capture {
     ) {
         let redactor = context.reporter.configuration.redactor
         submitText(failure, context: context, wrapping: wrapped) {
-            value()?.redacted(by: redactor).jsonText(limit: snippetLimit)
+            value().map { context.keySpelling.payloadValue($0).redacted(by: redactor).jsonText(limit: snippetLimit) }
         }
     }
 
@@ -127,7 +127,7 @@ enum Capture {
             }
         #endif
         let type = (context.rootType ?? TypeName.of(wrapped)).truncated(to: typeNameLimit)
-        let path = Array(failure.path.prefix(pathLimit))
+        let path = Array(context.keySpelling.payloadPath(failure.path).prefix(pathLimit))
         let expected = failure.expected?.truncated(to: typeNameLimit)
         let key = FoldKey(endpoint: context.endpoint, path: path, kind: failure.kind, expected: expected, type: type)
         if CaptureScope.current == nil, context.reporter.fold(key) { return }

@@ -29,6 +29,8 @@ public struct DecodeContext: Sendable {
     public let reporter: Reporter
     /// Whether this response was picked by sampling; failures of an unsampled response are ignored.
     public let isSampled: Bool
+    /// How the payload spelled the keys the decoder converted, so reports name the backend's keys.
+    let keySpelling: JSONKeySpelling
 
     /// The context of the decode running on this task, set by
     /// ``Foundation/JSONDecoder/decode(_:from:endpoint:reporter:)``.
@@ -43,11 +45,17 @@ public struct DecodeContext: Sendable {
     ///     a URL without a method is reported as `UNKNOWN /path`, and unusable text as `UNKNOWN /`.
     ///   - rootType: the type decoded at the payload root, used as `reports[].type`.
     ///   - reporter: where failures go.
-    public init(endpoint: String, rootType: Any.Type? = nil, reporter: Reporter) {
+    ///   - keyDecodingStrategy: the decoder's; with `convertFromSnakeCase`, reported paths and snippets
+    ///     spell keys as the payload did (`created_at`), not as the Swift properties (`createdAt`).
+    public init(
+        endpoint: String, rootType: Any.Type? = nil, reporter: Reporter,
+        keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+    ) {
         self.endpoint = Self.normalizer.reportingForm(of: endpoint)
         self.rootType = rootType.map(TypeName.of)
         self.reporter = reporter
         self.isSampled = reporter.samples()
+        self.keySpelling = JSONKeySpelling(keyDecodingStrategy)
     }
 
     /// Counts one decoded response of this endpoint, failed or not: the denominator of the breaking rate.

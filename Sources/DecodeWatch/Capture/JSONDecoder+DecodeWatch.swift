@@ -17,7 +17,8 @@ extension JSONDecoder {
     /// - Throws: what `decode(_:from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, endpoint: String, reporter: Reporter) throws -> T
     {
-        let context = DecodeContext(endpoint: endpoint, rootType: type, reporter: reporter)
+        let context = DecodeContext(
+            endpoint: endpoint, rootType: type, reporter: reporter, keyDecodingStrategy: keyDecodingStrategy)
         guard context.isSampled else { return try decode(type, from: data) }
         context.countDecode()
         do {
