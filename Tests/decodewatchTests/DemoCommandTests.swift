@@ -7,12 +7,18 @@ import Testing
 
 @Suite("decodewatch demo")
 struct DemoCommandTests {
-    @Test("piped, as in CI, the demo prints the table and where the dashboard was, then exits 0")
+    @Test("piped, as in CI, the demo prints a true-to-life table and where the dashboard was, then exits 0")
     func piped() throws {
         let result = try CLI.run(["demo"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("distinct failures captured"))
         #expect(result.output.contains("$.results[*].title"), "\(result.output)")
+        // Good responses are decoded too, so rates look like an app's (a few percent, never 100 %),
+        // and a field resolved before release 5.3.0 broke on it again is shown as regressed.
+        #expect(result.output.contains("3.2%"))
+        #expect(!result.output.contains("100.0%"))
+        #expect(result.output.contains("regressed"))
+        #expect(result.output.contains("5.3.0: 1"))
         #expect(result.output.contains("The dashboard was at http://127.0.0.1:"))
     }
 

@@ -43,23 +43,35 @@ extension DecodeWatchCommand {
                 }
                 print("Collector listening on http://127.0.0.1:\(port) (database in \(folder.path))")
                 print(
-                    "Three installs of com.example.shop decode \(DemoPayloads.payloads.count) broken responses through the SDK…\n"
-                )
-                for (index, version) in ["5.1.0", "5.2.0", "5.2.0"].enumerated() {
+                    "Three installs of com.example.shop decode \(DemoPayloads.clean.count * 30) good responses each, "
+                        + "and the \(DemoPayloads.payloads.count) broken ones, through the SDK…\n")
+                func session(_ index: Int, version: String, _ decode: (Reporter) -> Void) async {
                     let reporter = Reporter(
                         configuration: ReporterConfiguration(
                             collectorURL: URL(string: "http://127.0.0.1:\(port)")!,
                             app: AppInfo(id: "com.example.shop", version: version, platform: "iOS"),
                             installID: "demo-install-\(index)",
                             spoolDirectory: folder.appendingPathComponent("spool-\(index)")))
-                    DemoPayloads.decodeAll(with: reporter)
+                    decode(reporter)
                     let pending = reporter.pendingReports().count
                     await reporter.flush()
-                    let sent = reporter.statistics.sentBatches
                     print(
-                        "install \(index) (app \(version)): \(pending) distinct failures captured, \(sent) batch uploaded"
-                    )
+                        "install \(index) (app \(version)): \(pending) distinct failures captured, "
+                            + "\(reporter.statistics.sentBatches) batch uploaded")
                 }
+                for (index, version) in ["5.1.0", "5.2.0", "5.2.0"].enumerated() {
+                    await session(index, version: version) {
+                        DemoPayloads.decodeSession(with: $0, cleanPerEndpoint: 30)
+                    }
+                }
+                // The device field is marked resolved, then release 5.3.0 breaks on it again: a regression.
+                let week = FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date().addingTimeInterval(60))
+                if let device = try await store.fields(week).fields.first(where: { $0.path == "$.system" }) {
+                    try await store.resolve(group: device.group, at: Date())
+                    print("marked \(device.endpoint) \(device.path) resolved")
+                }
+                try await Task.sleep(for: .milliseconds(20))
+                await session(3, version: "5.3.0") { DemoPayloads.decodeDevice(with: $0) }
                 let summary = try await store.fields(
                     FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date()))
                 print("\n" + FieldsRenderer.table(summary))

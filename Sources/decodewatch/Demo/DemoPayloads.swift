@@ -1,14 +1,23 @@
 import DecodeWatch
 import Foundation
 
-/// Broken backend responses, each decoded through the SDK as an app would decode it.
+/// Backend responses, clean and broken, each decoded through the SDK as an app would decode it.
 enum DemoPayloads {
-    /// Decodes every payload once, reporting to the given reporter.
-    static func decodeAll(with reporter: Reporter) {
+    /// Decodes what one session of the app sees: `cleanPerEndpoint` good responses of every endpoint
+    /// and the broken ones once, so the breaking rates are a few percent, as in real life.
+    static func decodeSession(with reporter: Reporter, cleanPerEndpoint: Int) {
         let decoder = JSONDecoder()
+        for _ in 0..<cleanPerEndpoint {
+            for (endpoint, decode) in clean { _ = try? decode(decoder, endpoint, reporter) }
+        }
         for (endpoint, decode) in payloads {
             _ = try? decode(decoder, endpoint, reporter)
         }
+    }
+
+    /// Decodes the device response once more, as a newer release that breaks on it again would.
+    static func decodeDevice(with reporter: Reporter) {
+        _ = try? payloads[1].1(JSONDecoder(), payloads[1].0, reporter)
     }
 
     typealias Decode = @Sendable (JSONDecoder, String, Reporter) throws -> Any
@@ -19,6 +28,38 @@ enum DemoPayloads {
         }
     }
 
+    /// Good responses of the same endpoints.
+    static let clean: [(String, Decode)] = [
+        (
+            "GET /v2/posts?page=1",
+            decoding(
+                PostsPage.self,
+                #"""
+                {"results": [
+                  {"id": "pos_7", "title": "Hi", "author": {"name": "Ann", "followers": 12}, "link": "https://example.com/7"},
+                  {"id": "pos_8", "title": "Ho", "author": {"name": "Bob", "followers": 3}, "link": "https://example.com/8"}
+                ]}
+                """#)
+        ),
+        (
+            "GET /v1/devices/1c2e3f4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
+            decoding(Device.self, #"{"id": "dev_1", "system": "iOS", "name": "Bob's phone"}"#)
+        ),
+        (
+            "GET /v1/posts/7/comments",
+            decoding(CommentsPage.self, #"{"comments": [{"id": 1, "text": "Nice"}, {"id": 2, "text": "Yes"}]}"#)
+        ),
+        (
+            "GET /v3/orders/1002",
+            decoding(
+                Order.self,
+                #"""
+                {"id": "ord_1002", "lines": [{"sku": "A-1", "quantity": 1, "prices": [{"currency": "EUR", "amount": 9.5}]}]}
+                """#)
+        ),
+    ]
+
+    /// Broken responses: each field that breaks, once.
     static let payloads: [(String, Decode)] = [
         // A post without its title, and one whose link is not a URL.
         (
