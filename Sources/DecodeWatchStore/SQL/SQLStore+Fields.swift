@@ -63,12 +63,14 @@ struct FieldsReader {
         return SQLStatement(
             """
             SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,\(sample)
-                   g.state, g.resolved_at, g.regressed_at, g.regressed_version,
-                   \(dialect.cappedSum("h.count")) AS total
-            FROM \(rows(of: \.groupCounts, "group_id, count")) h JOIN groups g ON g.group_id = h.group_id
+                   g.state, g.resolved_at, g.regressed_at, g.regressed_version, h.total
+            FROM (
+                SELECT group_id, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: \.groupCounts, "group_id, count")) c
+                GROUP BY group_id
+            ) h JOIN groups g ON g.group_id = h.group_id
             WHERE 1 = 1\(filters)
-            GROUP BY g.group_id
-            ORDER BY total DESC, g.group_id ASC
+            ORDER BY h.total DESC, g.group_id ASC
             LIMIT \(dialect.parameter(arguments.count))
             """,
             arguments)

@@ -65,19 +65,24 @@ public final class SQLiteReportStore: SQLStore {
         let prepared = try db.makeStatement(sql: statement.sql)
         prepared.arguments = StatementArguments(statement.arguments.map(\.databaseValue))
         let columns = Dictionary(uniqueKeysWithValues: prepared.columnNames.enumerated().map { ($1, $0) })
-        return try Row.fetchAll(prepared).map { row in
-            SQLRecord(
-                columns: columns,
-                values: try (0..<row.count).map { index in
-                    let value: DatabaseValue = row[index]
-                    switch value.storage {
-                    case .null: return .null
-                    case .int64(let integer): return .integer(integer)
-                    case .string(let text): return .text(text)
-                    case .double, .blob: throw StoreError.unexpectedValue(prepared.columnNames[index])
-                    }
-                })
+        // A cursor reuses one row while stepping, instead of copying every row before converting it.
+        let rows = try Row.fetchCursor(prepared)
+        var records: [SQLRecord] = []
+        while let row = try rows.next() {
+            records.append(
+                SQLRecord(
+                    columns: columns,
+                    values: try (0..<row.count).map { index in
+                        let value: DatabaseValue = row[index]
+                        switch value.storage {
+                        case .null: return .null
+                        case .int64(let integer): return .integer(integer)
+                        case .string(let text): return .text(text)
+                        case .double, .blob: throw StoreError.unexpectedValue(prepared.columnNames[index])
+                        }
+                    }))
         }
+        return records
     }
 
     private static func describe(_ error: any Error) -> String {
