@@ -35,7 +35,7 @@ for replicas in 1 2 3; do
     for index in $(seq 1 "$replicas"); do
         port=$((18100 + index))
         ../.build/release/decodewatch serve --port $port --database-url "$url&schema=$schema" \
-            --max-concurrent-ingests 1024 2>"$work/serve-$replicas-$index.log" &
+            2>"$work/serve-$replicas-$index.log" &
         upstream+="server 127.0.0.1:$port; "
     done
     sleep 2
