@@ -75,6 +75,23 @@ struct BatchValidatorTests {
         #expect(result.rejected.first?.error.hasPrefix(message) == true, "\(result.rejected.first?.error ?? "")")
     }
 
+    @Test("an endpoint repeated in a batch normalizes alike every time, a bad one is rejected at each index")
+    func repeatedEndpoints() throws {
+        func report(_ endpoint: String, _ field: String) -> String {
+            #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"\#(endpoint)","path":["\#(field)"],"kind":"other"}"#
+        }
+        let reports = [
+            report("GET /v2/posts/1?page=2", "a"), report("posts", "b"), report("get /v2/posts/2", "c"),
+            report("posts", "d"), report("GET /v2/posts/1?page=2", "e"),
+        ]
+        let result = try validate(batch(reports.joined(separator: ",")))
+        #expect(result.accepted.map(\.key.endpoint) == Array(repeating: "GET /v2/posts/{id}", count: 3))
+        #expect(result.accepted.map(\.key.path) == ["$.a", "$.c", "$.e"])
+        #expect(result.rejected.map(\.index) == [1, 3])
+        #expect(result.rejected.allSatisfy { $0.error.contains("expected \"METHOD /path\", got 'posts'") })
+        #expect(result.rejected.map { $0.error.hasPrefix("reports[\($0.index)].endpoint") } == [true, true])
+    }
+
     @Test("a path of more than 64 elements is rejected; 64 is accepted")
     func pathLength() throws {
         let long = Array(repeating: "0", count: 65).joined(separator: ",")

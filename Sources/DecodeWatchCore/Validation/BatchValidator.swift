@@ -47,9 +47,11 @@ public struct BatchValidator: Sendable {
         var accepted: [AcceptedReport] = []
         accepted.reserveCapacity(incoming.reports.count)
         var rejected: [Rejection] = []
+        // A batch repeats a few endpoints many times: each distinct one is normalized once.
+        var endpoints: [String: String?] = [:]
         for (index, slot) in incoming.reports.enumerated() {
             switch slot.mapError({ Self.message(for: $0) }).flatMap({
-                check($0, index: index, app: incoming.app.id, receivedAt: receivedAt)
+                check($0, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
             }) {
             case .success(let report):
                 accepted.append(report)
@@ -148,12 +150,20 @@ public struct BatchValidator: Sendable {
     /// The most warnings listed in one answer.
     static let maxWarnings = 20
 
-    private func check(_ report: Report, index: Int, app: String, receivedAt: Date) -> Result<AcceptedReport, Problem> {
+    /// Checks one report and makes its group key.
+    /// - Parameter endpoints: the grouping forms of the endpoints met so far in the batch (`nil` for one
+    ///   that does not normalize), filled as it goes.
+    private func check(
+        _ report: Report, index: Int, app: String, receivedAt: Date, endpoints: inout [String: String?]
+    ) -> Result<AcceptedReport, Problem> {
         let field = "reports[\(index)]"
         guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
             return .failure(Problem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
         }
-        guard let endpoint = normalizer.normalize(report.endpoint) else {
+        let known = endpoints[report.endpoint]
+        let form = known ?? normalizer.normalize(report.endpoint)
+        if known == nil { endpoints[report.endpoint] = .some(form) }
+        guard let endpoint = form else {
             return .failure(
                 Problem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
         }
