@@ -17,7 +17,7 @@ enum DemoPayloads {
 
     /// Decodes the device response once more, as a newer release that breaks on it again would.
     static func decodeDevice(with reporter: Reporter) {
-        _ = try? payloads[1].1(JSONDecoder(), payloads[1].0, reporter)
+        _ = try? unknownSystem.1(JSONDecoder(), unknownSystem.0, reporter)
     }
 
     typealias Decode = @Sendable (JSONDecoder, String, Reporter) throws -> Any
@@ -59,6 +59,12 @@ enum DemoPayloads {
         ),
     ]
 
+    /// A device whose system is a value the app does not know yet.
+    static let unknownSystem: (String, Decode) = (
+        "GET /v1/devices/8f14e45f-ceea-4e7a-9b1c-3d2f1a0b9c8d",
+        decoding(Device.self, #"{"id": "dev_9", "system": "visionOS", "name": "Ann's headset"}"#)
+    )
+
     /// Broken responses: each field that breaks, once.
     static let payloads: [(String, Decode)] = [
         // A post without its title, and one whose link is not a URL.
@@ -74,11 +80,7 @@ enum DemoPayloads {
                 ]}
                 """#)
         ),
-        // A device whose system is a value the app does not know yet.
-        (
-            "GET /v1/devices/8f14e45f-ceea-4e7a-9b1c-3d2f1a0b9c8d",
-            decoding(Device.self, #"{"id": "dev_9", "system": "visionOS", "name": "Ann's headset"}"#)
-        ),
+        unknownSystem,
         // Comments where the backend put an error object in place of some elements.
         (
             "GET /v1/posts/42/comments",
