@@ -27,9 +27,11 @@ struct DemoCommandTests {
         .timeLimit(.minutes(2)))
     func terminal() async throws {
         // `script` gives the demo a real terminal; a Ctrl-C byte written to it becomes SIGINT, as at a keyboard.
+        // `exec` replaces script's shell, which as dash (CI's /bin/sh) would itself die of that SIGINT with 130.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "\(CLI.executable.path) demo", "/dev/null"]
+        process.arguments = ["-qfec", "exec \(CLI.executable.path) demo", "/dev/null"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SHELL": "/bin/sh"]) { $1 }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
