@@ -2,10 +2,12 @@
 """Seeds a running collector with N distinct breaking fields through POST /v1/reports.
 
 Groups: 50 endpoints x (N / 50) paths of one app, reported by 3 app versions and 400 installs at
-times spread over the last 24 hours, with decode counts so that rates exist. Batches hold 1,000
-reports (the ingest limit) and are deflate-compressed like the SDK's.
+times spread over the last 24 hours, with decode counts so that rates exist; each group is reported
+H times (default 1: one rollup row per group; 24 fills most hours of the day for every group, as a
+field that breaks for everyone does). Batches hold 1,000 reports (the ingest limit) and are
+deflate-compressed like the SDK's.
 
-Usage: Benchmarks/dashboard-seed.py http://127.0.0.1:18082 10000
+Usage: Benchmarks/dashboard-seed.py http://127.0.0.1:18082 10000 [H]
 """
 import datetime
 import json
@@ -16,16 +18,16 @@ import uuid
 import zlib
 
 
-def main(base, groups):
+def main(base, groups, hits):
     random.seed(11)
     now = datetime.datetime.now(datetime.timezone.utc)
     reports = []
-    for index in range(groups):
+    for index in [group for _ in range(hits) for group in range(groups)]:
         endpoint = f"GET /v2/resource{index % 50}"
         occurred = now - datetime.timedelta(seconds=random.randint(60, 86_000))
         reports.append({
             "occurred_at": occurred.strftime("%Y-%m-%dT%H:%M:%SZ"), "endpoint": endpoint, "type": "Item",
-            "path": ["items", 0, f"field{index // 50}"], "kind": random.choice(["keyNotFound", "typeMismatch"]),
+            "path": ["items", 0, f"field{index // 50}"], "kind": ["keyNotFound", "typeMismatch"][index // 50 % 2],
             "expected": "String", "count": random.randint(1, 50),
             "message": f"No value associated with key field{index // 50}.",
             "snippet": json.dumps({"id": index, "field": None}),
@@ -51,4 +53,4 @@ def main(base, groups):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10_000)
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10_000, int(sys.argv[3]) if len(sys.argv) > 3 else 1)

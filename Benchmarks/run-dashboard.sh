@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Measures the dashboard with many breaking fields: a release collector on a fresh SQLite file is seeded
 # with N groups through POST /v1/reports, then each page is fetched R times with curl (sequentially,
-# after one warm-up) and the median and worst times and the bytes are printed.
-# Usage: Benchmarks/run-dashboard.sh [groups] [runs]
+# after one warm-up) and the median and worst times and the bytes are printed. Each group is reported
+# `hits` times at random times of the last 24 hours (see dashboard-seed.py).
+# Usage: Benchmarks/run-dashboard.sh [groups] [runs] [hits]
 set -euo pipefail
 cd "$(dirname "$0")"
 groups=${1:-10000}
 runs=${2:-21}
+hits=${3:-1}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
 ../.build/release/decodewatch serve --port 18082 --db "$work/dashboard.sqlite" &  # default flags, logging included
 for _ in $(seq 50); do curl -sf http://127.0.0.1:18082/healthz >/dev/null && break; sleep 0.2; done
-python3 dashboard-seed.py http://127.0.0.1:18082 "$groups"
+python3 dashboard-seed.py http://127.0.0.1:18082 "$groups" "$hits"
 group=$(curl -sf 'http://127.0.0.1:18082/v1/fields?limit=1' | python3 -c 'import json,sys; print(json.load(sys.stdin)["fields"][0]["group"])')
 
 measure() {

@@ -41,32 +41,25 @@ struct FieldsReader {
     /// The groups with failures in the window, most failures first, up to the query's limit.
     var groups: SQLStatement { groups() }
 
-    /// The groups with failures in the window, most failures first.
-    /// - Parameters:
-    ///   - withSample: whether to read the kept sample's columns; a long list that only sorts and counts
-    ///     leaves them out, since they are the widest.
-    ///   - ids: only these groups (then at most as many rows as ids), or every group up to the query's limit.
-    func groups(withSample: Bool = true, among ids: [String]? = nil) -> SQLStatement {
+    /// The groups with failures in the window, most failures first, with their kept sample.
+    /// - Parameter ids: only these groups, whose window sums then read their own rollup rows only; or every
+    ///   group up to the query's limit.
+    func groups(among ids: [String]? = nil) -> SQLStatement {
         var arguments = window.arguments
-        var filters = ""
-        for (column, value) in [("app_id", query.app), ("endpoint", query.endpoint), ("kind", query.kind?.rawValue)] {
-            guard let value else { continue }
-            arguments.append(.text(value))
-            filters += " AND g.\(column) = \(dialect.parameter(arguments.count))"
-        }
+        var inWindow = ""
         if let ids {
-            filters += " AND g.group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count)))"
+            inWindow = " WHERE c.group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count)))"
             arguments += ids.map(SQLValue.text)
         }
+        let filters = self.filters(&arguments)
         arguments.append(.integer(Int64(ids?.count ?? query.limit)))
-        let sample = withSample ? " g.sample_snippet, g.sample_message, g.sample_type," : ""
         return SQLStatement(
             """
-            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,\(sample)
-                   g.state, g.resolved_at, g.regressed_at, g.regressed_version, h.total
+            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.sample_snippet,
+                   g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at, g.regressed_version, h.total
             FROM (
                 SELECT group_id, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.groupCounts, "group_id, count")) c
+                FROM \(rows(of: \.groupCounts, "group_id, count")) c\(inWindow)
                 GROUP BY group_id
             ) h JOIN groups g ON g.group_id = h.group_id
             WHERE 1 = 1\(filters)
@@ -74,6 +67,51 @@ struct FieldsReader {
             LIMIT \(dialect.parameter(arguments.count))
             """,
             arguments)
+    }
+
+    /// Every group with failures in the window, in no order, with only what sorting and counting a long list
+    /// needs: its total, the decodes of its endpoint (the rate's denominator), when it was last seen and its
+    /// lifecycle. Sorting is left to the caller, which sorts a few numbers faster than SQL sorts wide rows.
+    /// - Parameter version: only groups that this app version reported in the window.
+    func index(version: String?) -> SQLStatement {
+        var arguments = window.arguments
+        var filters = self.filters(&arguments)
+        if let version {
+            arguments.append(.text(version))
+            filters += """
+                 AND g.group_id IN (
+                    SELECT group_id FROM \(rows(of: \.versions, "group_id, version")) v
+                    WHERE version = \(dialect.parameter(arguments.count)))
+                """
+        }
+        return SQLStatement(
+            """
+            SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
+                   g.regressed_version, h.total, d.total AS decodes
+            FROM (
+                SELECT group_id, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: \.groupCounts, "group_id, count")) c
+                GROUP BY group_id
+            ) h JOIN groups g ON g.group_id = h.group_id
+            LEFT JOIN (
+                SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
+                GROUP BY app_id, endpoint
+            ) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
+            WHERE 1 = 1\(filters)
+            """,
+            arguments)
+    }
+
+    /// The query's filters on the `groups` row `g`, binding their values after `arguments`.
+    private func filters(_ arguments: inout [SQLValue]) -> String {
+        var filters = ""
+        for (column, value) in [("app_id", query.app), ("endpoint", query.endpoint), ("kind", query.kind?.rawValue)] {
+            guard let value else { continue }
+            arguments.append(.text(value))
+            filters += " AND g.\(column) = \(dialect.parameter(arguments.count))"
+        }
+        return filters
     }
 
     /// Decodes per endpoint of these apps in the window, the denominator of every rate.

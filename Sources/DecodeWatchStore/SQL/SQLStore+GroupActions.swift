@@ -207,46 +207,27 @@ extension SQLStore {
     ) async throws -> (index: [FieldIndexEntry], page: FieldsSummary) {
         let reader = FieldsReader(query: query, dialect: dialect)
         let empty = FieldsSummary(since: query.since, until: query.until, fields: [])
-        let versionFilter = SQLStatement(
-            """
-            SELECT DISTINCT group_id FROM \(reader.rows(of: \.versions, "group_id, version")) r
-            WHERE version = \(dialect.parameter(7))
-            """,
-            reader.window.arguments + [SQLValue(version)])
-        // The whole list without samples, the decodes of its apps (for rates) and the version's groups;
-        // then the full rows and facts of the chosen page only.
-        let step = SQLStep<([FieldIndexEntry], FieldsSummary)>.run(reader.groups(withSample: false)) { groups in
-            guard !groups.isEmpty else { return .done(([], empty)) }
-            let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
-            let lookups = [reader.decodes(ofApps: apps)] + (version == nil ? [] : [versionFilter])
-            return try .runAll(lookups) { results in
-                var decodes: [AppEndpoint: Int] = [:]
-                for row in results[0] {
-                    decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] =
-                        try row.count("total")
-                }
-                let kept = try results.count > 1 ? Set(results[1].map { try $0.text("group_id") }) : nil
-                var index: [FieldIndexEntry] = []
-                for row in groups {
-                    let id = try row.text("group_id")
-                    if let kept, !kept.contains(id) { continue }
-                    let count = try row.count("total")
-                    let decoded =
-                        decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] ?? 0
-                    index.append(
-                        FieldIndexEntry(
-                            group: id, count: count, rate: decoded > 0 ? Double(count) / Double(decoded) : nil,
-                            lastSeen: try row.date("last_seen"),
-                            status: try GroupLifecycle(row).status(since: query.since)))
-                }
-                let entries = index
-                let chosen = choose(entries)
-                guard !chosen.isEmpty else { return .done((entries, empty)) }
-                return .run(reader.groups(among: chosen)) { rows in
-                    let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
-                    let facts = try reader.facts(of: chosen.compactMap { byID[$0] })
-                    return try .runAll(facts.statements) { results in .done((entries, try facts.summary(results))) }
-                }
+        // The whole list, light and unordered; then the full rows and facts of the chosen page only.
+        let step = SQLStep<([FieldIndexEntry], FieldsSummary)>.run(reader.index(version: version)) { rows in
+            var index: [FieldIndexEntry] = []
+            index.reserveCapacity(rows.count)
+            for row in rows {
+                let count = try row.count("total")
+                let decodes = try row.optionalInteger("decodes") ?? 0
+                index.append(
+                    FieldIndexEntry(
+                        group: try row.text("group_id"), count: count,
+                        rate: decodes > 0 ? Double(count) / Double(decodes) : nil, lastSeen: try row.date("last_seen"),
+                        status: try GroupLifecycle(row).status(since: query.since)))
+            }
+            let entries = Array(
+                index.sorted { ($0.count, $1.group) > ($1.count, $0.group) }.prefix(max(0, query.limit)))
+            let chosen = choose(entries)
+            guard !chosen.isEmpty else { return .done((entries, empty)) }
+            return .run(reader.groups(among: chosen)) { rows in
+                let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
+                let facts = try reader.facts(of: chosen.compactMap { byID[$0] })
+                return try .runAll(facts.statements) { results in .done((entries, try facts.summary(results))) }
             }
         }
         return try await perform(step, access: .read)

@@ -72,13 +72,13 @@ public final class SQLiteReportStore: SQLStore {
             records.append(
                 SQLRecord(
                     columns: columns,
-                    values: try (0..<row.count).map { index in
-                        let value: DatabaseValue = row[index]
+                    // `databaseValues` reads each column's storage directly, without a generic conversion.
+                    values: try zip(prepared.columnNames, row.databaseValues).map { name, value in
                         switch value.storage {
                         case .null: return .null
                         case .int64(let integer): return .integer(integer)
                         case .string(let text): return .text(text)
-                        case .double, .blob: throw StoreError.unexpectedValue(prepared.columnNames[index])
+                        case .double, .blob: throw StoreError.unexpectedValue(name)
                         }
                     }))
         }
