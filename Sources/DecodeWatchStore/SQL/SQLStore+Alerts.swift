@@ -103,7 +103,8 @@ extension SQLStore {
 
     public func alertFields(groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
         guard !groups.isEmpty else { return [] }
-        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect)
+        // The window ends at the evaluation, which decides which edges are recent enough to be exact.
+        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
         let step = SQLStep<[FieldSummary]>.run(reader.groups(among: groups)) { rows in
             guard !rows.isEmpty else { return .done([]) }
             let facts = try reader.facts(of: rows)

@@ -60,7 +60,7 @@ extension DecodeWatchCommand.Alerts {
                     try await !store.hasDecodeCounts(app: rule.app, endpoint: rule.endpoint)
                 {
                     let scope = [rule.app, rule.endpoint].compactMap { $0 }.joined(separator: " ")
-                    throw ValidationError(
+                    throw QueryError(
                         "--when \(rule.condition) needs decode counts, and no client has reported any"
                             + (scope.isEmpty ? "" : " for \(scope)")
                             + "; send them with the SDK's decode counting (the batch's `decodes`), "
