@@ -79,9 +79,11 @@ for alert in pending {
 let claiming = clock.now - claimStart
 
 func ms(_ duration: Duration) -> String {
-    String(format: "%.1f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+    String(
+        format: "%.1f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
 }
-print("groups in the 10m window: \(candidates.count), rules: \(rules.count), windows: \(Set(rules.map(\.window)).count)")
+print(
+    "groups in the 10m window: \(candidates.count), rules: \(rules.count), windows: \(Set(rules.map(\.window)).count)")
 print("evaluation (read rollups + match), median of \(runs): \(ms(evaluation)); \(matched) rule-group matches")
 print("matching alone, 20 rules over the 10m window, median of \(runs): \(ms(matching))")
 print("first evaluation's claims and alert details (\(claimed) groups over \(pending.count) alerts): \(ms(claiming))")
