@@ -2,17 +2,18 @@ import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
 
-// Usage: AlertBench [GROUPS] [RULES] [RUNS]   (defaults 10000 20 30)
+// Usage: AlertBench [GROUPS] [RULES] [RUNS] [WINDOWS]   (defaults 10000 20 30 1)
 //
 // Seeds a fresh SQLite store with GROUPS groups failing in the last 10 minutes (through the real validator
-// and folding), adds RULES rules over three windows, then times one alert evaluation as `serve` runs it:
-// read the rollups once per distinct window and match every rule (`pendingAlerts`), and separately the
+// and folding), adds RULES rules over WINDOWS distinct windows (10m, then 5m and 1h), then times one
+// alert evaluation as `serve` runs it: read the rollups once per distinct window and match every rule (`pendingAlerts`), and separately the
 // in-memory matching alone and the first evaluation's claims of every matching group.
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let groupCount = arguments.first ?? 10_000
 let ruleCount = arguments.dropFirst().first ?? 20
 let runs = arguments.dropFirst(2).first ?? 30
+let windowCount = min(3, max(1, arguments.dropFirst(3).first ?? 1))
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alert-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -40,7 +41,7 @@ for start in stride(from: 0, to: groupCount, by: 1000) {
 }
 
 let conditions = ["new", "regressed", "count-above:40", "rate-above:0.02", "count-above:10"]
-let windows = ["5m", "10m", "1h"]
+let windows = Array(["10m", "5m", "1h"].prefix(windowCount))
 let rules = try (0..<ruleCount).map { index in
     try AlertRuleDraft(
         name: "rule \(index)", endpoint: index % 3 == 0 ? endpoints[index % 4] : nil,
