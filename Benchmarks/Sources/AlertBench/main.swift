@@ -6,8 +6,8 @@ import Foundation
 //
 // Seeds a fresh SQLite store with GROUPS groups failing in the last 10 minutes (through the real validator
 // and folding), adds RULES rules over WINDOWS distinct windows (10m, then 5m and 1h), then times one
-// alert evaluation as `serve` runs it: read the rollups once per distinct window and match every rule (`pendingAlerts`), and separately the
-// in-memory matching alone and the first evaluation's claims of every matching group.
+// alert evaluation as `serve` runs it: read the rollups once per distinct window and match every rule
+// (`pendingAlerts`); and separately the in-memory matching alone and the first evaluation's claims.
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let groupCount = arguments.first ?? 10_000
