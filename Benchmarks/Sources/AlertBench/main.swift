@@ -24,11 +24,13 @@ let now = Date()
 let endpoints = ["GET /v2/posts", "GET /v2/users/{id}", "GET /v2/feed", "POST /v1/orders"]
 let validator = BatchValidator()
 for start in stride(from: 0, to: groupCount, by: 1000) {
-    let reports: [[String: Any]] = (start..<min(start + 1000, groupCount)).map { index in
-        [
-            "occurred_at": RFC3339.string(from: now.addingTimeInterval(-Double(index % 500))),
-            "endpoint": endpoints[index % 4], "path": ["results", 0, "field\(index)"],
-            "kind": ["keyNotFound", "typeMismatch"][index % 2], "expected": "String", "count": 1 + index % 50,
+    let reports: [[String: Any]] = (start..<min(start + 1000, groupCount)).map { (index: Int) -> [String: Any] in
+        let path: [Any] = ["results", 0, "field\(index)"]
+        let kind = index % 2 == 0 ? "keyNotFound" : "typeMismatch"
+        let occurred = RFC3339.string(from: now.addingTimeInterval(-Double(index % 500)))
+        return [
+            "occurred_at": occurred, "endpoint": endpoints[index % 4], "path": path, "kind": kind,
+            "expected": "String", "count": 1 + index % 50,
         ]
     }
     let body: [String: Any] = [
