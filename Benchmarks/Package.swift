@@ -19,6 +19,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "AlertBench",
+            dependencies: [
+                .product(name: "DecodeWatchCore", package: root),
+                .product(name: "DecodeWatchStore", package: root),
+            ]
+        ),
+        .executableTarget(
             name: "SDKBench",
             dependencies: [.product(name: "DecodeWatch", package: root)]
         ),

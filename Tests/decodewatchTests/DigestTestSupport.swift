@@ -22,9 +22,12 @@ final class LocalHTTPReceiver: @unchecked Sendable {
     private let lock = NSLock()
     private var script: [Int]
     private var received: [Received] = []
+    /// How long each answer takes, as a slow webhook's would.
+    private let delay: TimeInterval
 
-    init(statuses: [Int] = []) throws {
+    init(statuses: [Int] = [], delay: TimeInterval = 0) throws {
         script = statuses
+        self.delay = delay
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw POSIXError(.EIO) }
         self.socketFD = socketFD
@@ -100,6 +103,7 @@ final class LocalHTTPReceiver: @unchecked Sendable {
             received.append(Received(requestLine: requestLine, headers: headers, body: body))
             return script.isEmpty ? 200 : script.removeFirst()
         }
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         send(
             client,
             "HTTP/1.1 \(status) Scripted\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"

@@ -183,6 +183,33 @@ enum SQLiteMigrations {
                     CREATE INDEX endpoint_minutes_on_minute ON endpoint_minutes (minute);
                     """)
         }
+        migrator.registerMigration("createAlertTables") { db in
+            // Alert rules, and one claim per rule and group: who alerted about which episode, and when.
+            try db.execute(
+                sql: """
+                    CREATE TABLE alert_rules (
+                        rule_id TEXT PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        app_id TEXT,
+                        endpoint TEXT,
+                        kind TEXT,
+                        fires_when TEXT NOT NULL,
+                        window_seconds INTEGER NOT NULL,
+                        webhook TEXT NOT NULL,
+                        format TEXT NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+
+                    CREATE TABLE alert_claims (
+                        rule_id TEXT NOT NULL,
+                        group_id TEXT NOT NULL,
+                        episode INTEGER NOT NULL,
+                        claim_token TEXT NOT NULL,
+                        alerted_at INTEGER NOT NULL,
+                        PRIMARY KEY (rule_id, group_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

@@ -211,6 +211,35 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX endpoint_minutes_on_minute ON endpoint_minutes (minute)",
             ]),
+        Migration(
+            version: 7, name: "create_alert_tables",
+            statements: [
+                // Alert rules, and one claim per rule and group: who alerted about which episode, and when.
+                """
+                CREATE TABLE alert_rules (
+                    rule_id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    app_id TEXT,
+                    endpoint TEXT,
+                    kind TEXT,
+                    fires_when TEXT NOT NULL,
+                    window_seconds BIGINT NOT NULL,
+                    webhook TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE alert_claims (
+                    rule_id TEXT NOT NULL,
+                    group_id TEXT NOT NULL,
+                    episode BIGINT NOT NULL,
+                    claim_token TEXT NOT NULL,
+                    alerted_at BIGINT NOT NULL,
+                    PRIMARY KEY (rule_id, group_id)
+                )
+                """,
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

@@ -52,6 +52,16 @@ extension DecodeWatchCommand {
                 is deleted every hour in small transactions; per-minute counts are kept for 7 days either way.
                 """)
         var retention = "90d"
+        @Option(
+            help: """
+                How often the alert rules (`decodewatch alerts`) are evaluated, e.g. 30s; 1s at least, \
+                1m at most, so an alert goes out within a minute.
+                """)
+        var alertInterval = "30s"
+        @Option(help: "How long a group stays quiet for a rule after alerting, unless it is resolved and comes back.")
+        var alertCooldown = "1h"
+        @Option(help: "The URL the dashboard is reachable at, e.g. https://decodewatch.example.com; alerts link to it.")
+        var publicURL: String?
 
         func validate() throws {
             for route in routes where RouteTemplate(route) == nil {
@@ -73,6 +83,16 @@ extension DecodeWatchCommand {
                     throw ValidationError(
                         "--retention '\(retention)' must be a duration of at least 1d, such as 90d, or 'off'.")
                 }
+            }
+            guard let interval = TimeReference.duration(alertInterval), (1...60).contains(interval) else {
+                throw ValidationError("--alert-interval '\(alertInterval)' must be 1s to 1m, e.g. 30s.")
+            }
+            guard let cooldown = TimeReference.duration(alertCooldown), cooldown >= 60 else {
+                throw ValidationError("--alert-cooldown '\(alertCooldown)' must be a duration of at least 1m, e.g. 1h.")
+            }
+            if let publicURL, URL(string: publicURL)?.host == nil {
+                throw ValidationError(
+                    "--public-url '\(publicURL)' must be an http(s) URL such as https://decodewatch.example.com.")
             }
             if let digestWebhook, URL(string: digestWebhook)?.host == nil {
                 throw ValidationError("--digest-webhook '\(digestWebhook)' must be an http(s) URL.")
@@ -108,6 +128,11 @@ extension DecodeWatchCommand {
                 let job = DigestJob(period: period, webhook: WebhookSender(url: url))
                 services.append(DigestScheduler(store: reportStore, every: every, template: job, logger: logger))
             }
+            let alerts = AlertEvaluator(
+                store: reportStore, cooldown: TimeReference.duration(alertCooldown) ?? 3600,
+                publicURL: publicURL.flatMap(URL.init(string:)), metrics: AlertMetrics(registry: registry),
+                logger: logger)
+            services.append(AlertScheduler(evaluator: alerts, interval: TimeReference.duration(alertInterval) ?? 30))
             // Runs with --retention off too: per-minute counts are always trimmed after a week.
             services.append(
                 RetentionJob(store: reportStore, retention: TimeReference.duration(retention), logger: logger))

@@ -67,11 +67,7 @@ enum CredentialActions {
                 credential.revokedAt == nil ? "active" : "revoked",
             ])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }.joined(separator: "\n") + "\n"
+        return TextTable.render(rows)
     }
 
     /// Checks an operator-given label: an app id or a name.

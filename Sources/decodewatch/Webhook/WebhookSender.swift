@@ -1,16 +1,19 @@
+import DecodeWatchCore
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Posts a digest to a Slack-compatible incoming webhook (`{"text": …}`), retrying with backoff.
+/// Posts JSON to a webhook (Slack-compatible `{"text": …}` or any JSON document), retrying with backoff;
+/// the digest and the alerts both deliver through it.
 ///
 /// Retried: connection failures, timeouts, 408, 429 and 5xx, waiting `initialDelay`, then twice as
 /// long each time (or the server's `Retry-After`, up to a minute). Other answers are final: a 4xx
-/// means the URL or payload is wrong and retrying cannot help.
+/// means the URL or payload is wrong and retrying cannot help. With `attempts`, `timeout` and the
+/// doubling delays, one delivery takes a bounded time.
 struct WebhookSender: Sendable {
-    /// The webhook URL.
+    /// The webhook URL. A secret: errors and logs show ``redactedURL`` only.
     var url: URL
     /// Most attempts, the first included.
     var attempts = 4
@@ -19,25 +22,30 @@ struct WebhookSender: Sendable {
     /// Time allowed for one request.
     var timeout: TimeInterval = 15
 
+    /// The URL without its secret parts, for logs and errors.
+    var redactedURL: String { AlertText.redacted(url.absoluteString) }
+
     /// The body posted for a text, escaped for Slack.
     static func payload(text: String) -> Data {
-        let body = ["text": slackEscaped(text)]
+        let body = ["text": SlackText.escaped(text)]
         return (try? JSONSerialization.data(withJSONObject: body, options: [.withoutEscapingSlashes])) ?? Data()
     }
 
-    /// Text with Slack's control characters escaped (`&`, `<`, `>`), so no app-controlled string in it
-    /// (an app version, an endpoint, a path) can mention a channel (`<!channel>`) or forge a link.
-    static func slackEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;")
-            .replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+    /// Posts `{"text": text}`, escaped for Slack, until it is accepted or the attempts run out.
+    /// - Returns: how many attempts it took.
+    /// - Throws: ``WebhookDeliveryError`` naming the last failure.
+    func send(text: String) async throws -> Int {
+        try await send(Self.payload(text: text), what: "the digest")
     }
 
-    /// Posts `{"text": text}` until it is accepted or the attempts run out.
+    /// Posts a JSON body until it is accepted or the attempts run out.
+    /// - Parameters:
+    ///   - body: the JSON body.
+    ///   - what: what is sent, for errors: "the digest", "the alert".
+    ///   - onRetry: told each failed attempt that will be retried, with its number and problem.
     /// - Returns: how many attempts it took.
-    /// - Throws: ``DigestDeliveryError`` naming the last failure.
-    func send(text: String) async throws -> Int {
-        let body = Self.payload(text: text)
+    /// - Throws: ``WebhookDeliveryError`` naming the last failure.
+    func send(_ body: Data, what: String, onRetry: @Sendable (Int, String) -> Void = { _, _ in }) async throws -> Int {
         var delay = initialDelay
         var lastProblem = ""
         for attempt in 1...max(1, attempts) {
@@ -46,18 +54,21 @@ struct WebhookSender: Sendable {
             case .accepted:
                 return attempt
             case .rejected(let problem):
-                throw DigestDeliveryError("The webhook refused the digest (\(problem)); check --webhook. Not retried.")
+                throw WebhookDeliveryError(
+                    "The webhook \(redactedURL) refused \(what) (\(problem)); check the webhook URL. Not retried.",
+                    attempts: attempt)
             case .retry(let problem, let retryAfter):
                 lastProblem = problem
                 guard attempt < attempts else { break }
+                onRetry(attempt, problem)
                 let wait = min(60, retryAfter ?? delay)
                 try await Task.sleep(nanoseconds: UInt64(max(0, wait) * 1_000_000_000))
                 delay *= 2
             }
         }
-        throw DigestDeliveryError(
-            "The webhook did not accept the digest after \(attempts) attempts (last: \(lastProblem)); it will be retried on the next run."
-        )
+        throw WebhookDeliveryError(
+            "The webhook \(redactedURL) did not accept \(what) after \(attempts) attempts (last: \(lastProblem)); it will be retried on the next run.",
+            attempts: attempts)
     }
 
     enum Outcome: Sendable {
@@ -70,16 +81,19 @@ struct WebhookSender: Sendable {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        request.setValue("decodewatch-digest", forHTTPHeaderField: "User-Agent")
+        request.setValue("decodewatch", forHTTPHeaderField: "User-Agent")
         request.httpBody = body
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in
             session.dataTask(with: request) { _, response, error in
                 if let error {
-                    continuation.resume(returning: .retry(error.localizedDescription, retryAfter: nil))
+                    // The error's text may quote the URL; say only what kind of failure it was.
+                    let problem = (error as? URLError).map { "network error \($0.code.rawValue)" } ?? "network error"
+                    continuation.resume(returning: .retry(problem, retryAfter: nil))
                     return
                 }
                 guard let http = response as? HTTPURLResponse else {
@@ -99,6 +113,18 @@ struct WebhookSender: Sendable {
             }.resume()
         }
     }
+}
+
+/// A webhook that did not accept what was posted, with one line a person can act on.
+struct WebhookDeliveryError: Error, CustomStringConvertible {
+    let message: String
+    /// How many attempts were made.
+    let attempts: Int
+    init(_ message: String, attempts: Int) {
+        self.message = message
+        self.attempts = attempts
+    }
+    var description: String { message }
 }
 
 /// A digest that could not be delivered, with one line a person can act on.

@@ -1,0 +1,103 @@
+import DecodeWatchWire
+import Foundation
+
+/// A rule as typed to `decodewatch alerts add`, checked before anything is stored.
+public struct AlertRuleDraft: Sendable, Hashable {
+    /// `--name`.
+    public var name: String
+    /// `--app`.
+    public var app: String?
+    /// `--endpoint`, normalized when checked.
+    public var endpoint: String?
+    /// `--kind`.
+    public var kind: String?
+    /// `--when`.
+    public var when: String
+    /// `--over`.
+    public var over: String
+    /// `--webhook`.
+    public var webhook: String
+    /// `--format`.
+    public var format: String
+
+    /// The shortest window: the rollups are per minute, so a shorter window could not be exact.
+    public static let minimumWindow: TimeInterval = 60
+    /// The longest window: per-minute counts are kept for ``Minute/kept``.
+    public static let maximumWindow: TimeInterval = Minute.kept
+
+    /// Creates a draft.
+    public init(
+        name: String, app: String? = nil, endpoint: String? = nil, kind: String? = nil, when: String,
+        over: String = "10m", webhook: String, format: String = "slack"
+    ) {
+        self.name = name
+        self.app = app
+        self.endpoint = endpoint
+        self.kind = kind
+        self.when = when
+        self.over = over
+        self.webhook = webhook
+        self.format = format
+    }
+
+    /// Checks every field and makes the rule.
+    /// - Parameters:
+    ///   - id: the new rule's id.
+    ///   - now: the time recorded as its creation.
+    ///   - normalizer: normalizes `--endpoint` as ingest does, so `GET /v2/posts/42` watches `GET /v2/posts/{id}`.
+    /// - Throws: ``QueryError`` naming the first field that cannot work, in one sentence.
+    public func validate(
+        id: String = AlertRule.makeID(), now: Date = Date(), normalizer: EndpointNormalizer = EndpointNormalizer()
+    ) throws(QueryError) -> AlertRule {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 100 else {
+            throw QueryError("--name must be 1 to 100 characters, e.g. --name 'posts break'.")
+        }
+        if let app, app.isEmpty || app.count > 200 { throw QueryError("--app must be 1 to 200 characters.") }
+        let condition = try AlertCondition(parsing: when)
+        guard let window = TimeReference.duration(over), window.truncatingRemainder(dividingBy: 60) == 0 else {
+            throw QueryError("--over '\(over)' must be whole minutes such as 5m, 1h or 1d (a minute at least).")
+        }
+        guard window >= Self.minimumWindow else {
+            throw QueryError("--over '\(over)' is shorter than a minute, the resolution of the counts; use 1m or more.")
+        }
+        guard window <= Self.maximumWindow else {
+            throw QueryError("--over '\(over)' is longer than 7d, how long per-minute counts are kept; use 7d or less.")
+        }
+        let url = try Self.webhookURL(webhook)
+        guard let format = AlertRule.Format(rawValue: format) else {
+            throw QueryError("--format '\(format)' is unknown; use slack or json.")
+        }
+        var kindValue: ReportKind?
+        if let kind {
+            guard let known = ReportKind(rawValue: kind) else {
+                let names = ReportKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw QueryError("--kind '\(kind)' is unknown; use one of \(names).")
+            }
+            kindValue = known
+        }
+        var endpointValue: String?
+        if let endpoint {
+            guard let normalized = normalizer.normalize(endpoint) else {
+                throw QueryError("--endpoint '\(endpoint)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
+            }
+            endpointValue = normalized
+        }
+        return AlertRule(
+            id: id, name: trimmed, app: app, endpoint: endpointValue, kind: kindValue, condition: condition,
+            window: window, webhook: url, format: format, createdAt: now)
+    }
+
+    /// An absolute http or https URL with a host.
+    /// - Throws: ``QueryError`` when the URL cannot receive a POST.
+    public static func webhookURL(_ text: String) throws(QueryError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw QueryError(
+                "--webhook '\(AlertText.redacted(text))' must be an http(s) URL such as https://hooks.slack.com/services/…."
+            )
+        }
+        return url
+    }
+}

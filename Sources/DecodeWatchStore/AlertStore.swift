@@ -1,0 +1,52 @@
+import DecodeWatchCore
+import Foundation
+
+/// What alerting needs from storage: the rules, the light rows an evaluation matches them against, the
+/// full numbers of the few groups an alert lists, and the claims that make each alert go out once.
+///
+/// Claims are per rule and group: ``claimAlerts(rule:groups:token:now:cooldown:)`` inserts or renews a row
+/// with `INSERT … ON CONFLICT DO UPDATE … WHERE`, which exactly one writer wins, so with several replicas on
+/// one database exactly one of them sends each alert, and a group alerts once per rule until it is resolved
+/// (a new episode) or the cooldown passes.
+public protocol AlertStore: GroupActionStore {
+    /// Stores a rule.
+    /// - Throws: ``StoreError`` `conflict` when a rule with the same name exists.
+    func addAlertRule(_ rule: AlertRule) async throws
+
+    /// Every rule, oldest first.
+    func alertRules() async throws -> [AlertRule]
+
+    /// Removes a rule and its claims.
+    /// - Throws: ``StoreError`` `notFound` when no rule has that id.
+    func removeAlertRule(id: String) async throws
+
+    /// Whether any client reported decode counts for an app and endpoint (or any, for `nil`), ever kept:
+    /// rate rules need them.
+    func hasDecodeCounts(app: String?, endpoint: String?) async throws -> Bool
+
+    /// Every group with failures in `[since, until)`, most failures first, with count, rate and lifecycle;
+    /// without samples, versions or installs, which are read for the listed few only.
+    /// - Parameter now: the time decisions (mutes) are evaluated at.
+    func alertCandidates(since: Date, until: Date, now: Date) async throws -> [AlertCandidate]
+
+    /// The full summary (SPEC §3) of some groups in `[since, until)`, most failures first.
+    func alertFields(groups: [String], since: Date, until: Date) async throws -> [FieldSummary]
+
+    /// Claims the right to alert about groups for a rule.
+    ///
+    /// A group is claimed when it has no claim for the rule, when its claim is from an earlier episode (the
+    /// group was resolved since: its ``AlertCandidate/resolvedAt`` differs), or when its claim is older than
+    /// `cooldown`. Rows are written in group order, so concurrent claimers never deadlock.
+    /// - Parameters:
+    ///   - rule: the rule id.
+    ///   - groups: the groups that fire the rule.
+    ///   - token: a unique token for this attempt; ``releaseAlerts(rule:token:)`` must present it.
+    ///   - now: the time of the claim.
+    ///   - cooldown: how long a claim stops the same group and episode from alerting again.
+    /// - Returns: the ids this caller claimed, in the order of `groups`.
+    func claimAlerts(rule: String, groups: [AlertCandidate], token: String, now: Date, cooldown: TimeInterval)
+        async throws -> [String]
+
+    /// Gives the claims of a failed delivery back, so that the next evaluation alerts again.
+    func releaseAlerts(rule: String, token: String) async throws
+}

@@ -1,0 +1,177 @@
+import DecodeWatchCore
+import Foundation
+
+extension SQLStore {
+    public func addAlertRule(_ rule: AlertRule) async throws {
+        let statement = SQLStatement(
+            """
+            INSERT INTO alert_rules (rule_id, name, app_id, endpoint, kind, fires_when, window_seconds, webhook,
+                                     format, created_at)
+            VALUES (\(dialect.parameters(from: 1, count: 10)))
+            ON CONFLICT DO NOTHING RETURNING rule_id
+            """,
+            [
+                .text(rule.id), .text(rule.name), SQLValue(rule.app), SQLValue(rule.endpoint),
+                SQLValue(rule.kind?.rawValue), .text(rule.condition.description), .integer(Int64(rule.window)),
+                .text(rule.webhook.absoluteString), .text(rule.format.rawValue), SQLValue(rule.createdAt),
+            ])
+        let inserted = try await perform(.fetch(statement) { $0.count }, access: .write)
+        guard inserted > 0 else {
+            throw StoreError(
+                .conflict, "A rule named '\(rule.name)' exists; choose another --name or remove that rule first.")
+        }
+    }
+
+    public func alertRules() async throws -> [AlertRule] {
+        let statement = SQLStatement(
+            """
+            SELECT rule_id, name, app_id, endpoint, kind, fires_when, window_seconds, webhook, format, created_at
+            FROM alert_rules ORDER BY created_at, rule_id
+            """)
+        return try await perform(.fetch(statement) { rows in try rows.map(AlertRule.init) }, access: .read)
+    }
+
+    public func removeAlertRule(id: String) async throws {
+        let p = dialect.parameter
+        let claims = SQLStatement("DELETE FROM alert_claims WHERE rule_id = \(p(1))", [.text(id)])
+        let rule = SQLStatement("DELETE FROM alert_rules WHERE rule_id = \(p(1)) RETURNING rule_id", [.text(id)])
+        let step = try SQLStep<Void>.runAll([claims, rule]) { results in
+            guard !results[1].isEmpty else {
+                throw StoreError(
+                    .notFound, "No alert rule has the id '\(id)'; list rules with `decodewatch alerts list`.")
+            }
+            return .done(())
+        }
+        try await perform(step, access: .write)
+    }
+
+    public func hasDecodeCounts(app: String?, endpoint: String?) async throws -> Bool {
+        var filters = ""
+        var arguments: [SQLValue] = []
+        for (column, value) in [("app_id", app), ("endpoint", endpoint)] {
+            guard let value else { continue }
+            arguments.append(.text(value))
+            filters += " AND \(column) = \(dialect.parameter(arguments.count))"
+        }
+        let any = { (table: String) in
+            "(SELECT COUNT(*) FROM (SELECT 1 FROM \(table) WHERE count > 0\(filters) LIMIT 1) t)"
+        }
+        let statement = SQLStatement(
+            "SELECT \(any(Rollup.hour.endpointCounts)) + \(any(Rollup.minute.endpointCounts)) AS present", arguments)
+        return try await perform(.fetch(statement) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
+    }
+
+    public func alertCandidates(since: Date, until: Date, now: Date) async throws -> [AlertCandidate] {
+        let reader = FieldsReader(
+            query: FieldsQuery(since: since, until: until, limit: Self.everyGroup), dialect: dialect, now: now)
+        let step = SQLStep<[AlertCandidate]>.run(reader.groups(withSample: false)) { groups in
+            guard !groups.isEmpty else { return .done([]) }
+            let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
+            return .run(reader.decodes(ofApps: apps)) { rows in
+                var decodes: [AppEndpoint: Int] = [:]
+                for row in rows {
+                    decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] =
+                        try row.count("total")
+                }
+                return .done(
+                    try groups.map { row in
+                        let app = try row.text("app_id")
+                        let endpoint = try row.text("endpoint")
+                        let count = try row.count("total")
+                        let decoded = decodes[AppEndpoint(app: app, endpoint: endpoint)] ?? 0
+                        let lifecycle = try GroupLifecycle(row)
+                        return AlertCandidate(
+                            group: try row.text("group_id"), app: app, endpoint: endpoint, path: try row.text("path"),
+                            kind: ReportKind(rawValue: try row.text("kind")) ?? .other, count: count,
+                            rate: decoded > 0 ? Double(count) / Double(decoded) : nil, firstSeen: lifecycle.firstSeen,
+                            status: lifecycle.status(since: since), resolvedAt: lifecycle.resolvedAt)
+                    })
+            }
+        }
+        var candidates = try await perform(step, access: .read)
+        // Decisions apply as on the dashboard: a mute silences the group, and a regression by a version that
+        // was already out when the group was resolved in the next version does not count.
+        let decisions = try await allActionStates(now: now)
+        guard !decisions.isEmpty else { return candidates }
+        for index in candidates.indices {
+            guard let state = decisions[candidates[index].group] else { continue }
+            candidates[index].status = state.status(candidates[index].status)
+            candidates[index].isMuted = state.isMuted
+        }
+        return candidates
+    }
+
+    public func alertFields(groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
+        guard !groups.isEmpty else { return [] }
+        // The window ends at the evaluation, which decides which edges are recent enough to be exact.
+        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
+        let step = SQLStep<[FieldSummary]>.run(reader.groups(among: groups)) { rows in
+            guard !rows.isEmpty else { return .done([]) }
+            let facts = try reader.facts(of: rows)
+            return try .runAll(facts.statements) { results in .done(try facts.summary(results).fields) }
+        }
+        return try await perform(step, access: .read)
+    }
+
+    public func claimAlerts(
+        rule: String, groups: [AlertCandidate], token: String, now: Date, cooldown: TimeInterval
+    ) async throws -> [String] {
+        guard !groups.isEmpty else { return [] }
+        let p = dialect.parameter
+        // One order for every claimer: PostgreSQL locks the rows in it, so concurrent claims never deadlock.
+        let sorted = groups.sorted { $0.group < $1.group }
+        let pageSize = 400
+        let statements = stride(from: 0, to: sorted.count, by: pageSize).map { start in
+            let page = sorted[start..<min(start + pageSize, sorted.count)]
+            let rows = page.indices.map { index in
+                "(\(dialect.parameters(from: 3 + (index - start) * 3, count: 3)), \(p(1)), \(p(2)))"
+            }
+            return SQLStatement(
+                """
+                INSERT INTO alert_claims (rule_id, group_id, episode, claim_token, alerted_at)
+                VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (rule_id, group_id) DO UPDATE
+                SET episode = excluded.episode, claim_token = excluded.claim_token, alerted_at = excluded.alerted_at
+                WHERE alert_claims.episode <> excluded.episode OR alert_claims.alerted_at <= \(p(3 + page.count * 3))
+                RETURNING group_id
+                """,
+                [.text(token), SQLValue(now)]
+                    + page.flatMap { [.text(rule), .text($0.group), .integer($0.resolvedAt?.milliseconds ?? 0)] }
+                    + [SQLValue(now.addingTimeInterval(-cooldown))])
+        }
+        let claimed = try await perform(
+            try .runAll(statements) { results in
+                .done(Set(try results.joined().map { try $0.text("group_id") }))
+            }, access: .write)
+        return groups.map(\.group).filter(claimed.contains)
+    }
+
+    public func releaseAlerts(rule: String, token: String) async throws {
+        let p = dialect.parameter
+        let statement = SQLStatement(
+            "UPDATE alert_claims SET alerted_at = 0 WHERE rule_id = \(p(1)) AND claim_token = \(p(2))",
+            [.text(rule), .text(token)])
+        try await perform(.fetch(statement) { _ in }, access: .write)
+    }
+
+    /// A limit above any number of groups: an evaluation looks at every group failing in its window.
+    private static var everyGroup: Int { 100_000_000 }
+}
+
+extension AlertRule {
+    /// A rule from its `alert_rules` row.
+    fileprivate init(_ row: SQLRecord) throws {
+        let condition: AlertCondition
+        do { condition = try AlertCondition(parsing: try row.text("fires_when")) } catch {
+            throw StoreError.unexpectedValue("fires_when")
+        }
+        guard let webhook = URL(string: try row.text("webhook")),
+            let format = AlertRule.Format(rawValue: try row.text("format"))
+        else { throw StoreError.unexpectedValue("webhook") }
+        self.init(
+            id: try row.text("rule_id"), name: try row.text("name"), app: try row.optionalText("app_id"),
+            endpoint: try row.optionalText("endpoint"), kind: try row.optionalText("kind").flatMap(ReportKind.init),
+            condition: condition, window: TimeInterval(try row.integer("window_seconds")), webhook: webhook,
+            format: format, createdAt: try row.date("created_at"))
+    }
+}
