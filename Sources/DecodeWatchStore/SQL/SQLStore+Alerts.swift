@@ -62,31 +62,22 @@ extension SQLStore {
     }
 
     public func alertCandidates(since: Date, until: Date, now: Date) async throws -> [AlertCandidate] {
-        let reader = FieldsReader(
-            query: FieldsQuery(since: since, until: until, limit: Self.everyGroup), dialect: dialect, now: now)
-        let step = SQLStep<[AlertCandidate]>.run(reader.groups(withSample: false)) { groups in
-            guard !groups.isEmpty else { return .done([]) }
-            let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
-            return .run(reader.decodes(ofApps: apps)) { rows in
-                var decodes: [AppEndpoint: Int] = [:]
-                for row in rows {
-                    decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] =
-                        try row.count("total")
-                }
-                return .done(
-                    try groups.map { row in
-                        let app = try row.text("app_id")
-                        let endpoint = try row.text("endpoint")
-                        let count = try row.count("total")
-                        let decoded = decodes[AppEndpoint(app: app, endpoint: endpoint)] ?? 0
-                        let lifecycle = try GroupLifecycle(row)
-                        return AlertCandidate(
-                            group: try row.text("group_id"), app: app, endpoint: endpoint, path: try row.text("path"),
-                            kind: ReportKind(rawValue: try row.text("kind")) ?? .other, count: count,
-                            rate: decoded > 0 ? Double(count) / Double(decoded) : nil, firstSeen: lifecycle.firstSeen,
-                            status: lifecycle.status(since: since), resolvedAt: lifecycle.resolvedAt)
-                    })
-            }
+        // The index has no limit: an evaluation looks at every group failing in its window.
+        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: now)
+        let step = SQLStep<[AlertCandidate]>.run(reader.index(version: nil, withKeys: true)) { rows in
+            .done(
+                try rows.map { row in
+                    let count = try row.count("total")
+                    let decodes = try row.optionalInteger("decodes") ?? 0
+                    let lifecycle = try GroupLifecycle(row)
+                    return AlertCandidate(
+                        group: try row.text("group_id"), app: try row.text("app_id"),
+                        endpoint: try row.text("endpoint"),
+                        path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
+                        count: count, rate: decodes > 0 ? Double(count) / Double(decodes) : nil,
+                        firstSeen: lifecycle.firstSeen, status: lifecycle.status(since: since),
+                        resolvedAt: lifecycle.resolvedAt)
+                }.sorted { ($0.count, $1.group) > ($1.count, $0.group) })
         }
         var candidates = try await perform(step, access: .read)
         // Decisions apply as on the dashboard: a mute silences the group, and a regression by a version that
@@ -153,9 +144,6 @@ extension SQLStore {
             [.text(rule), .text(token)])
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
-
-    /// A limit above any number of groups: an evaluation looks at every group failing in its window.
-    private static var everyGroup: Int { 100_000_000 }
 }
 
 extension AlertRule {
