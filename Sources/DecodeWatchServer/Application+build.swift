@@ -29,7 +29,7 @@ public func buildApplication(
     let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
     let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
     IngestController(
-        store: store,
+        commits: GroupCommit(store: store, registry: registry),
         verifier: verifier,
         validator: BatchValidator(limits: configuration.limits, normalizer: normalizer),
         redactor: Redactor(sensitiveKeys: configuration.sensitiveKeys),

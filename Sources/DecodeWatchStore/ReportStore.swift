@@ -3,15 +3,16 @@ import Foundation
 
 /// Durable storage of grouped reports: what the collector writes and what every query reads.
 ///
-/// Implementations must make ``ingest(_:)`` atomic and idempotent per `(app, batch_id)`, and must
-/// apply every count as an addition so that several writers stay exact. One conformance suite runs
-/// against every implementation.
+/// Implementations must make ``ingest(_:)-([BatchAggregate])`` atomic and idempotent per `(app, batch_id)`,
+/// and must apply every count as an addition so that several writers stay exact. One conformance suite
+/// runs against every implementation.
 public protocol ReportStore: Sendable {
-    /// Stores a folded batch in one transaction.
-    /// - Parameter batch: the batch folded into per-group deltas.
-    /// - Returns: whether it was stored or had been stored before.
+    /// Stores batches in one transaction (a group commit): all of them, or none when it throws.
+    /// - Parameter batches: batches folded into per-group deltas; one batch delivered twice among them is
+    ///   stored once (the first) and counted once.
+    /// - Returns: for each batch, in order, whether it was stored or had been stored before.
     /// - Throws: ``StoreError`` with code `unavailable` when storage cannot commit; nothing was stored then.
-    func ingest(_ batch: BatchAggregate) async throws -> IngestOutcome
+    func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome]
 
     /// The breaking-fields summary of SPEC §3.
     /// - Parameter query: filters and window.
@@ -29,7 +30,15 @@ public protocol ReportStore: Sendable {
     func checkReadiness() async throws
 }
 
-/// What ``ReportStore/ingest(_:)`` did with a batch.
+extension ReportStore {
+    /// Stores one batch in its own transaction.
+    /// - Returns: whether it was stored or had been stored before.
+    public func ingest(_ batch: BatchAggregate) async throws -> IngestOutcome {
+        try await ingest([batch])[0]
+    }
+}
+
+/// What ``ReportStore/ingest(_:)-([BatchAggregate])`` did with a batch.
 public enum IngestOutcome: Sendable, Hashable {
     /// The batch was committed.
     case stored

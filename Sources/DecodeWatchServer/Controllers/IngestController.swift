@@ -6,7 +6,7 @@ import Logging
 
 /// `POST /v1/reports`: read, inflate, validate, fold and commit a batch, then answer 202 (SPEC §1).
 struct IngestController<Context: RequestContext>: Sendable {
-    let store: any ReportStore
+    let commits: GroupCommit
     let verifier: CredentialVerifier
     let validator: BatchValidator
     let redactor: Redactor
@@ -59,7 +59,7 @@ struct IngestController<Context: RequestContext>: Sendable {
                     + "configure the app with its own key (`decodewatch keys create --app <app id>`).")
         }
         if key == nil { try admit(app: batch.app.id) }
-        let outcome = try await store.ingest(BatchAggregate(batch, redactor: redactor))
+        let outcome = try await commits.commit(BatchAggregate(batch, redactor: redactor))
         let duplicate = outcome == .duplicate
         (duplicate ? metrics.duplicateBatches : metrics.storedBatches).increment()
         if !duplicate {

@@ -46,6 +46,20 @@ final class StoreFixture: Sendable {
         snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
         to store: (any CollectorStore)? = nil
     ) async throws -> IngestOutcome {
+        let batch = try Self.batch(
+            count, at: time, path: path, paths: paths, endpoint: endpoint, kind: kind, expected: expected,
+            version: version, install: install, app: app, snippet: snippet, batchID: batchID, decodes: decodes)
+        return try await (store ?? self.store).ingest(batch)
+    }
+
+    /// A batch folded through the real validator, as `send` builds it before ingesting it.
+    static func batch(
+        _ count: Int = 1, at time: String = "2026-11-21T09:00:00Z", path: [Any] = ["results", 0, "title"],
+        paths: [[Any]]? = nil,
+        endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
+        version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
+        snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:]
+    ) throws -> BatchAggregate {
         let reports = (paths ?? [path]).map { path in
             var report: [String: Any] = [
                 "occurred_at": time, "endpoint": endpoint, "path": path, "kind": kind, "count": count,
@@ -63,7 +77,7 @@ final class StoreFixture: Sendable {
         body["install_id"] = install
         let data = try JSONSerialization.data(withJSONObject: body)
         let batch = try BatchValidator().validate(data, receivedAt: RFC3339.date(from: time)!.addingTimeInterval(30))
-        return try await (store ?? self.store).ingest(BatchAggregate(batch, redactor: Redactor()))
+        return BatchAggregate(batch, redactor: Redactor())
     }
 
     /// The id of the only group on a path, found through the fields summary.

@@ -1,0 +1,55 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Prometheus
+
+/// Commits the batches that arrive together in one transaction (a group commit).
+///
+/// There is no timer: when no commit is running, a batch is committed at once, alone; while one runs,
+/// the batches that arrive wait for it to end and then go in the next commit together, up to
+/// ``maxBatches``. Under load, commits grow with the load and each batch waits at most for the commit
+/// ahead of it; idle, nothing waits. Each caller returns after the commit that holds its batch, with its
+/// own outcome; a failed commit throws to every caller in it and stores none of their batches.
+actor GroupCommit {
+    /// Most batches in one commit.
+    static let maxBatches = 64
+
+    private let store: any ReportStore
+    private let batchesPerCommit: ValueHistogram
+    private var waiting: [(batch: BatchAggregate, caller: CheckedContinuation<IngestOutcome, any Error>)] = []
+    private var committing = false
+
+    init(store: any ReportStore, registry: PrometheusCollectorRegistry) {
+        self.store = store
+        batchesPerCommit = registry.makeValueHistogram(
+            name: "decodewatch_ingest_batches_per_commit", buckets: [1, 2, 4, 8, 16, 32, 64],
+            help: "Batches stored together in one transaction.")
+    }
+
+    /// Stores a batch in the next commit.
+    /// - Returns: whether it was stored or had been stored before.
+    /// - Throws: what the store threw for the commit that held it; nothing of that commit was stored.
+    func commit(_ batch: BatchAggregate) async throws -> IngestOutcome {
+        try await withCheckedThrowingContinuation { caller in
+            waiting.append((batch, caller))
+            guard !committing else { return }
+            committing = true
+            Task { await drain() }
+        }
+    }
+
+    /// Commits what waits, commit after commit, until nothing does.
+    private func drain() async {
+        while !waiting.isEmpty {
+            let group = Array(waiting.prefix(Self.maxBatches))
+            waiting.removeFirst(group.count)
+            batchesPerCommit.record(Double(group.count))
+            do {
+                let outcomes = try await store.ingest(group.map(\.batch))
+                for (entry, outcome) in zip(group, outcomes) { entry.caller.resume(returning: outcome) }
+            } catch {
+                for entry in group { entry.caller.resume(throwing: error) }
+            }
+        }
+        committing = false
+    }
+}

@@ -1,0 +1,232 @@
+import DecodeWatchCore
+import Foundation
+
+/// The statements that store the batches of one commit, folded together, in the order they run in its
+/// transaction.
+///
+/// Batches that arrive together touch the same groups and buckets: folded first, they write each row
+/// once. Every count is an addition saturating at ``StoredCount/max``, so writers sharing a database stay
+/// exact. Rows are written sorted (batches, then groups by id, then bucket, then value) and tables in a
+/// fixed order, so concurrent PostgreSQL transactions take their row locks in one order and never
+/// deadlock. Rows go in multi-row `VALUES`, a few round trips per commit rather than one per row.
+struct IngestStatements {
+    /// Upserts the groups; each returns the id, state and resolution time of the row it wrote.
+    let groups: [SQLStatement]
+    /// The ids the group upserts must return, sorted.
+    let groupIDs: [String]
+    /// The hourly and per-minute rollups, installs and decode counts.
+    let rollups: [SQLStatement]
+    /// The latest report of each group in the commit, and the version of the batch that sent it.
+    private let latest: [String: (seen: Date, version: String)]
+    /// When the last batch of the commit was received: the time a regression is recorded at.
+    private let receivedAt: Date
+    private let dialect: SQLDialect
+
+    /// Rows per statement: at most 10 columns each, so a statement stays under SQLite's historical
+    /// limit of 999 parameters.
+    static let rowsPerStatement = 90
+
+    /// Records the batch ids; returns `app_id, batch_id` of each batch not stored before (then only those
+    /// are folded and written).
+    static func record(_ batches: [BatchAggregate], dialect: SQLDialect) -> [SQLStatement] {
+        insert(
+            into: "batches", columns: ["app_id", "batch_id", "received_at", "reports"],
+            rows: batches.sorted { ($0.appID, $0.batchID) < ($1.appID, $1.batchID) }.map { batch in
+                [
+                    .text(batch.appID), .text(batch.batchID), SQLValue(batch.receivedAt),
+                    .integer(Int64(batch.acceptedReports)),
+                ]
+            }, dialect: dialect, then: "ON CONFLICT (app_id, batch_id) DO NOTHING RETURNING app_id, batch_id")
+    }
+
+    /// Folds the batches of a commit, each stored for the first time.
+    init(_ batches: [BatchAggregate], dialect: SQLDialect) {
+        self.dialect = dialect
+        receivedAt = batches.map(\.receivedAt).max() ?? Date()
+        var folded: [String: GroupRow] = [:]
+        for batch in batches {
+            for delta in batch.groups {
+                folded[delta.key.id, default: GroupRow(delta, version: batch.version)].fold(
+                    delta, version: batch.version)
+            }
+        }
+        let groups = folded.sorted { $0.key < $1.key }
+        groupIDs = groups.map(\.key)
+        latest = folded.mapValues { ($0.lastSeen, $0.version) }
+        let newer = "excluded.last_seen >= groups.last_seen"
+        self.groups = Self.insert(
+            into: "groups",
+            columns: [
+                "group_id", "app_id", "endpoint", "path", "kind", "first_seen", "last_seen", "sample_snippet",
+                "sample_message", "sample_type",
+            ],
+            rows: groups.map { id, row in
+                [
+                    .text(id), .text(row.key.app), .text(row.key.endpoint), .text(row.key.path),
+                    .text(row.key.kind.rawValue), SQLValue(row.firstSeen), SQLValue(row.lastSeen),
+                    SQLValue(row.sample.snippet), SQLValue(row.sample.message), SQLValue(row.sample.type),
+                ]
+            },
+            dialect: dialect,
+            then: """
+                ON CONFLICT (group_id) DO UPDATE SET
+                    first_seen = \(dialect.least("groups.first_seen", "excluded.first_seen")),
+                    last_seen = \(dialect.greatest("groups.last_seen", "excluded.last_seen")),
+                    sample_snippet = CASE WHEN \(newer) THEN excluded.sample_snippet ELSE groups.sample_snippet END,
+                    sample_message = CASE WHEN \(newer) THEN excluded.sample_message ELSE groups.sample_message END,
+                    sample_type = CASE WHEN \(newer) THEN excluded.sample_type ELSE groups.sample_type END
+                WHERE groups.app_id = excluded.app_id AND groups.endpoint = excluded.endpoint
+                    AND groups.path = excluded.path AND groups.kind = excluded.kind
+                RETURNING group_id, state, resolved_at
+                """)
+        rollups = Rollup.allCases.flatMap { Self.rollups(of: batches, in: $0, dialect: dialect) }
+    }
+
+    /// The updates that mark regressed the groups that a report occurring after their resolution
+    /// brought back, with the version that brought it, from the rows the group upserts returned. The
+    /// rows are already locked by those upserts, so this takes no lock in a new order.
+    func regressions(_ upserted: [SQLRecord]) throws -> [SQLStatement] {
+        let p = dialect.parameter
+        return try upserted.compactMap { row in
+            let id = try row.text("group_id")
+            guard try row.text("state") == GroupLifecycle.State.resolved.rawValue,
+                let resolvedAt = try row.optionalDate("resolved_at"), let latest = latest[id], latest.seen > resolvedAt
+            else { return nil }
+            return SQLStatement(
+                """
+                UPDATE groups SET state = 'regressed', regressed_at = \(p(1)), regressed_version = \(p(2))
+                WHERE group_id = \(p(3)) AND state = 'resolved'
+                """,
+                [SQLValue(receivedAt), .text(latest.version), .text(id)])
+        }
+    }
+
+    /// The upserts of one resolution's rollups: counts, versions, installs, expected types and decodes.
+    private static func rollups(of batches: [BatchAggregate], in rollup: Rollup, dialect: SQLDialect)
+        -> [SQLStatement]
+    {
+        var counts: [Cell: Int] = [:]
+        var versions: [Cell: Int] = [:]
+        var installs: Set<Cell> = []
+        var expected: [Cell: Int] = [:]
+        var decodes: [Cell: Int] = [:]
+        for batch in batches {
+            for delta in batch.groups {
+                let id = delta.key.id
+                for (minute, count) in delta.minutes {
+                    let bucket = rollup.bucket(ofMinute: minute)
+                    counts[Cell(id, bucket), default: 0] = counts[Cell(id, bucket), default: 0].addingSaturating(count)
+                    let version = Cell(id, bucket, batch.version)
+                    versions[version] = versions[version, default: 0].addingSaturating(count)
+                    if let install = batch.installHash { installs.insert(Cell(id, bucket, install: install)) }
+                }
+                for (cell, count) in delta.expected {
+                    let key = Cell(id, rollup.bucket(ofMinute: cell.minute), cell.value)
+                    expected[key] = expected[key, default: 0].addingSaturating(count)
+                }
+            }
+            for entry in batch.decodes where entry.count > 0 {
+                let key = Cell(batch.appID, rollup.bucket(ofMinute: batch.decodesMinute), entry.endpoint)
+                decodes[key] = decodes[key, default: 0].addingSaturating(entry.count)
+            }
+        }
+        func rows(_ tally: [Cell: Int], _ values: (Cell) -> [SQLValue]) -> [[SQLValue]] {
+            tally.sorted { $0.key < $1.key }.map { values($0.key) + [.integer(StoredCount.clamp($0.value))] }
+        }
+        let bucket = rollup.column
+        return add(
+            into: rollup.groupCounts, columns: ["group_id", bucket],
+            rows: rows(counts) { [.text($0.id), .integer($0.bucket)] }, dialect: dialect)
+            + add(
+                into: rollup.versions, columns: ["group_id", bucket, "version"],
+                rows: rows(versions) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
+            + insert(
+                into: rollup.installs, columns: ["group_id", bucket, "install_hash"],
+                rows: installs.sorted().map { [.text($0.id), .integer($0.bucket), .integer($0.install)] },
+                dialect: dialect, then: "ON CONFLICT (group_id, \(bucket), install_hash) DO NOTHING")
+            + add(
+                into: rollup.expected, columns: ["group_id", bucket, "expected"],
+                rows: rows(expected) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
+            + add(
+                into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket],
+                rows: rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket)] }, dialect: dialect)
+    }
+
+    /// Upserts rows of `key columns…, count`, adding each count to the stored one.
+    private static func add(into table: String, columns key: [String], rows: [[SQLValue]], dialect: SQLDialect)
+        -> [SQLStatement]
+    {
+        insert(
+            into: table, columns: key + ["count"], rows: rows, dialect: dialect,
+            then: """
+                ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE
+                SET count = \(dialect.least("\(table).count + excluded.count", String(StoredCount.max)))
+                """)
+    }
+
+    /// Inserts rows in statements of at most ``rowsPerStatement`` rows, in order.
+    /// - Parameter then: the `ON CONFLICT` clause and whatever follows it.
+    private static func insert(
+        into table: String, columns: [String], rows: [[SQLValue]], dialect: SQLDialect, then: String
+    ) -> [SQLStatement] {
+        stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
+            let chunk = rows[start..<min(start + rowsPerStatement, rows.count)]
+            let values = chunk.indices.map { row in
+                "(\(dialect.parameters(from: 1 + (row - start) * columns.count, count: columns.count)))"
+            }
+            return SQLStatement(
+                """
+                INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+                VALUES \(values.joined(separator: ", "))
+                \(then)
+                """,
+                chunk.flatMap { $0 })
+        }
+    }
+}
+
+/// One group's row as the commit writes it: its deltas from every batch folded.
+private struct GroupRow {
+    let key: GroupKey
+    var firstSeen: Date
+    var lastSeen: Date
+    var sample: Sample
+    /// The version of the batch with the latest report.
+    var version: String
+
+    init(_ delta: GroupDelta, version: String) {
+        key = delta.key
+        firstSeen = delta.firstSeen
+        lastSeen = delta.lastSeen
+        sample = delta.sample
+        self.version = version
+    }
+
+    /// Adds a later batch's delta: the latest report's sample wins, a later batch on ties, as in one batch.
+    mutating func fold(_ delta: GroupDelta, version: String) {
+        firstSeen = min(firstSeen, delta.firstSeen)
+        guard delta.lastSeen >= lastSeen else { return }
+        lastSeen = delta.lastSeen
+        sample = delta.sample
+        self.version = version
+    }
+}
+
+/// A rollup row's key: a group (or, for decode counts, an app), a bucket, and a value or an install hash.
+private struct Cell: Hashable, Comparable {
+    let id: String
+    let bucket: Int64
+    var value = ""
+    var install: Int64 = 0
+
+    init(_ id: String, _ bucket: Int64, _ value: String = "", install: Int64 = 0) {
+        self.id = id
+        self.bucket = bucket
+        self.value = value
+        self.install = install
+    }
+
+    static func < (a: Cell, b: Cell) -> Bool {
+        (a.id, a.bucket, a.value, a.install) < (b.id, b.bucket, b.value, b.install)
+    }
+}
