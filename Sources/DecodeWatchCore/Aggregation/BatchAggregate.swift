@@ -1,8 +1,8 @@
 import DecodeWatchWire
 import Foundation
 
-/// A validated batch folded into per-group, per-minute deltas: what storage writes in one transaction
-/// (per minute for recent windows, and summed into hours for every window).
+/// A validated batch folded into per-group, per-minute deltas: what storage writes, with the other
+/// batches of its commit (per minute for recent windows, and summed into hours for every window).
 ///
 /// Folding first keeps the write path to a few upserts per group instead of a row per report, and
 /// every delta is an addition, so concurrent writers (several collector replicas) stay exact.
