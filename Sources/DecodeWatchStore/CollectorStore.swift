@@ -1,6 +1,7 @@
 /// Everything the collector and its commands need from storage: reports, credentials, digests, decisions
-/// about groups and retention.
+/// about groups, retention and contracts.
 ///
 /// One name for the composition so that the server, the commands and the tests never reach a backend
 /// through runtime casts; ``SQLiteReportStore`` and `PostgresReportStore` both conform.
 public typealias CollectorStore = ReportStore & CredentialStore & DigestStore & GroupActionStore & RetentionStore
+    & ContractStore
