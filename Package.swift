@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DecodeWatchTests",
-            dependencies: ["DecodeWatch", "DecodeWatchServer", "DecodeWatchStore"],
+            dependencies: ["DecodeWatch", "DecodeWatchContracts", "DecodeWatchServer", "DecodeWatchStore"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
