@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // OpenAPI documents for contract drift; without its external-loading trait, which only slows the build.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -49,6 +52,17 @@ let package = Package(
         .target(name: "DecodeWatchWire"),
         // The collector's domain: validation, aggregation, grouping, the summary and the digest.
         .target(name: "DecodeWatchCore", dependencies: ["DecodeWatchWire"]),
+        // Reads OpenAPI 3.0 and 3.1 documents (YAML or JSON) into Core's contract model, for contract drift.
+        .target(
+            name: "DecodeWatchContracts",
+            dependencies: [
+                "DecodeWatchCore",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: collector),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: collector),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: collector),
+                .product(name: "Yams", package: "Yams", condition: collector),
+            ]
+        ),
         // The SDK apps import. Foundation and zlib only, so it builds for iOS.
         .target(name: "DecodeWatch", dependencies: ["DecodeWatchWire", "DecodeWatchZlib"]),
         // Storage: the store protocols, the SQL both databases share, and the SQLite implementation.
@@ -94,6 +108,7 @@ let package = Package(
             name: "decodewatch",
             dependencies: [
                 "DecodeWatch",
+                "DecodeWatchContracts",
                 "DecodeWatchCore",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
@@ -108,6 +123,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DecodeWatchZlibTests", dependencies: ["DecodeWatchZlib"]),
+        .testTarget(name: "DecodeWatchContractsTests", dependencies: ["DecodeWatchContracts", "DecodeWatchCore"]),
         .testTarget(
             name: "DecodeWatchCoreTests",
             dependencies: ["DecodeWatchCore"],
@@ -115,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DecodeWatchTests",
-            dependencies: ["DecodeWatch", "DecodeWatchServer", "DecodeWatchStore"],
+            dependencies: ["DecodeWatch", "DecodeWatchContracts", "DecodeWatchServer", "DecodeWatchStore"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -8,6 +8,6 @@ struct DecodeWatchCommand: AsyncParsableCommand {
         abstract: "See which backend JSON fields break your app's Codable decoding.",
         subcommands: [
             Serve.self, Fields.self, Digest.self, Resolve.self, Mute.self, Unmute.self, Keys.self, Tokens.self,
-            Alerts.self, Demo.self,
+            Alerts.self, Demo.self, Contracts.self, Drift.self,
         ])
 }

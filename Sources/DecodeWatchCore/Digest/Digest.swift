@@ -30,6 +30,8 @@ public struct Digest: Codable, Sendable, Hashable {
     public var fading: [DigestGroup]
     /// Endpoints by count descending, each with its top breaking fields.
     public var endpoints: [DigestEndpoint]
+    /// Contract drift of the period's fields; `nil`, and left out of the JSON, when no app has a contract.
+    public var drift: DigestDrift?
 
     /// Creates a digest.
     public init(
@@ -55,7 +57,7 @@ public struct Digest: Codable, Sendable, Hashable {
     public var isQuiet: Bool { totals.count == 0 && totals.previousCount == 0 }
 
     enum CodingKeys: String, CodingKey {
-        case version, app, period, totals, new, regressed, growing, fading, endpoints
+        case version, app, period, totals, new, regressed, growing, fading, endpoints, drift
         case generatedAt = "generated_at"
         case previousPeriod = "previous_period"
         case growthRule = "growth_rule"
@@ -76,6 +78,7 @@ public struct Digest: Codable, Sendable, Hashable {
         try container.encode(growing, forKey: .growing)
         try container.encode(fading, forKey: .fading)
         try container.encode(endpoints, forKey: .endpoints)
+        try container.encodeIfPresent(drift, forKey: .drift)
     }
 }
 

@@ -66,6 +66,17 @@ public enum DigestHTMLRenderer {
             }
             html += "</section>\n"
         }
+        if let drift = digest.drift {
+            html +=
+                "<section id=\"drift\">\n<h2>\(escape(drift.headline.prefix(1).uppercased() + drift.headline.dropFirst()))</h2>\n"
+            html +=
+                "<p class=\"muted\">Judged against the apps' OpenAPI contracts; also \(escape(drift.others)).</p>\n<ul>\n"
+            for entry in drift.backend {
+                html += "<li><code>\(escape(entry.endpoint))</code> <code>\(escape(entry.path))</code> "
+                html += "\(entry.count) failures: \(escape(entry.reason))</li>\n"
+            }
+            html += "</ul>\n</section>\n"
+        }
         let rule = digest.growthRule
         html += """
             <footer>Growing: ≥ \(rule.minimumCount) failures, ≥ \(rule.minimumIncrease) more and \

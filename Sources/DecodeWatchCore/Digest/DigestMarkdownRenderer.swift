@@ -70,6 +70,15 @@ public enum DigestMarkdownRenderer {
                 }
             }
         }
+        if let drift = digest.drift {
+            out.blank()
+            out.heading(2, drift.headline.prefix(1).uppercased() + drift.headline.dropFirst())
+            out.line("Judged against the apps' OpenAPI contracts; also \(drift.others).")
+            for entry in drift.backend {
+                out.line(
+                    "- \(out.code(entry.endpoint)) \(out.code(entry.path)) \(entry.count) failures: \(entry.reason)")
+            }
+        }
         out.blank()
         let rule = digest.growthRule
         out.line(

@@ -64,12 +64,15 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     public var status: GroupStatus
     /// The latest report's redacted snippet and message.
     public var sample: Sample
+    /// Who owns the failure according to the app's contract (README, "Contract drift"); `nil`, and left
+    /// out of the JSON, when the app has no contract.
+    public var drift: DriftJudgement?
 
     /// Creates an entry.
     public init(
         group: String, app: String, endpoint: String, path: String, kind: ReportKind, expected: String?, count: Int,
         installs: Int, rate: Double?, firstSeen: Date, lastSeen: Date, versions: [String: Int], status: GroupStatus,
-        sample: Sample
+        sample: Sample, drift: DriftJudgement? = nil
     ) {
         self.group = group
         self.app = app
@@ -85,10 +88,11 @@ public struct FieldSummary: Codable, Sendable, Hashable {
         self.versions = versions
         self.status = status
         self.sample = sample
+        self.drift = drift
     }
 
     enum CodingKeys: String, CodingKey {
-        case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, sample
+        case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, sample, drift
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
     }
@@ -109,6 +113,7 @@ public struct FieldSummary: Codable, Sendable, Hashable {
         versions = try container.decode([String: Int].self, forKey: .versions)
         status = try container.decode(GroupStatus.self, forKey: .status)
         sample = try container.decode(Sample.self, forKey: .sample)
+        drift = try container.decodeIfPresent(DriftJudgement.self, forKey: .drift)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -127,6 +132,7 @@ public struct FieldSummary: Codable, Sendable, Hashable {
         try container.encode(versions, forKey: .versions)
         try container.encode(status, forKey: .status)
         try container.encode(sample, forKey: .sample)
+        try container.encodeIfPresent(drift, forKey: .drift)
     }
 }
 

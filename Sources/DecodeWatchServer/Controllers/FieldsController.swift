@@ -5,7 +5,7 @@ import Hummingbird
 
 /// `GET /v1/fields`: the breaking-fields summary (SPEC §3), and `POST /v1/groups/{group}/resolve`.
 struct FieldsController<Context: RequestContext>: Sendable {
-    let store: any GroupActionStore
+    let store: any CollectorStore
     let normalizer: EndpointNormalizer
 
     func addRoutes(to router: some RouterMethods<Context>) {
@@ -20,7 +20,7 @@ struct FieldsController<Context: RequestContext>: Sendable {
             app: parameters["app"], endpoint: parameters["endpoint"], kind: parameters["kind"],
             since: parameters["since"], until: parameters["until"], limit: parameters["limit"], now: now,
             normalizer: normalizer)
-        return try Response.json(try await store.decidedFields(query, now: now).summary)
+        return try Response.json(try await store.judgedFields(query, now: now))
     }
 
     @Sendable func resolve(request: Request, context: Context) async throws -> Response {

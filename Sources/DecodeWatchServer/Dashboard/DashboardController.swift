@@ -9,13 +9,13 @@ import NIOCore
 /// Pages are rendered on the server from Mustache templates and work without JavaScript; every
 /// action is a plain form post answered with a redirect (post/redirect/get).
 struct DashboardController<Context: RequestContext>: Sendable {
-    let store: any GroupActionStore
+    let store: any CollectorStore
     let access: DashboardAccess
     let templates: DashboardTemplates
     let list: FieldListPage
     let groupPage: GroupPage
 
-    init(store: any GroupActionStore, verifier: CredentialVerifier, normalizer: EndpointNormalizer) {
+    init(store: any CollectorStore, verifier: CredentialVerifier, normalizer: EndpointNormalizer) {
         self.store = store
         access = DashboardAccess(verifier: verifier)
         templates = DashboardTemplates.shared

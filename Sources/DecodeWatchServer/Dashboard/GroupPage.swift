@@ -6,9 +6,9 @@ import Foundation
 /// sample, the decisions taken about it and the forms to take more.
 ///
 /// A fixed number of store calls: the stored group, the summary of its endpoint (for count, installs,
-/// rate and status), the decisions in force, its versions, its hourly counts and its history.
+/// rate and status), the decisions in force, its versions, its hourly counts, its history and its app's contracts.
 struct GroupPage: Sendable {
-    let store: any GroupActionStore
+    let store: any CollectorStore
 
     /// The page's view, or `nil` when no group has that id.
     func view(group id: String, window: DashboardWindow, now: Date) async throws -> GroupView? {
@@ -30,9 +30,15 @@ struct GroupPage: Sendable {
         let hours = Int(window.seconds / 3600)
         let last = Hour.index(of: now.addingTimeInterval(-1))
         let counts = (0..<hours).map { hourly[last - Int64(hours - 1 - $0)] ?? 0 }
-        return GroupView(
+        var view = GroupView(
             group: group, field: field, state: state, window: window, versions: versions,
             bars: DashboardPage.bars(counts), history: history, now: now)
+        let contracts = try await store.contractSet(app: group.app)
+        let failure = DriftJudge.Failure(
+            kind: group.kind, expected: field?.expected, snippet: group.sample.snippet, message: group.sample.message)
+        view.drift = contracts.judge(app: group.app, endpoint: group.endpoint, path: group.path, failure: failure)
+            .map(DriftView.init)
+        return view
     }
 }
 
@@ -83,6 +89,8 @@ struct GroupView: Sendable {
     let hasEvents: Bool
     let jsonLink: String
     let cliCommand: String
+    /// The verdict against the app's contract; `nil` when the app has none.
+    var drift: DriftView?
     var page = DashboardPage.Chrome()
 
     init(

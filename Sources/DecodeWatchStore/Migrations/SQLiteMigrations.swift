@@ -210,6 +210,25 @@ enum SQLiteMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("createContracts") { db in
+            // Imported OpenAPI contracts, each import a new version; `document` is Core's resolved ContractSpec as JSON.
+            try db.execute(
+                sql: """
+                    CREATE TABLE contracts (
+                        contract_id TEXT PRIMARY KEY,
+                        app_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        imported_at INTEGER NOT NULL,
+                        source TEXT,
+                        openapi TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        api_version TEXT NOT NULL,
+                        operations INTEGER NOT NULL,
+                        document TEXT NOT NULL
+                    );
+                    CREATE INDEX contracts_on_app_name ON contracts (app_id, name, imported_at);
+                    """)
+        }
         return migrator
     }
 

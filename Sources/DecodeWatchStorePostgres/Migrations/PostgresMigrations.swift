@@ -240,6 +240,26 @@ enum PostgresMigrations {
                 )
                 """,
             ]),
+        Migration(
+            version: 8, name: "create_contracts",
+            statements: [
+                // Imported OpenAPI contracts, each import a new version; `document` is Core's resolved ContractSpec as JSON.
+                """
+                CREATE TABLE contracts (
+                    contract_id TEXT PRIMARY KEY,
+                    app_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    imported_at BIGINT NOT NULL,
+                    source TEXT,
+                    openapi TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    api_version TEXT NOT NULL,
+                    operations BIGINT NOT NULL,
+                    document TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX contracts_on_app_name ON contracts (app_id, name, imported_at)",
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

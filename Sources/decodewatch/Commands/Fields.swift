@@ -33,8 +33,9 @@ extension DecodeWatchCommand {
             } catch {
                 throw ValidationError(error.message)
             }
-            // Statuses with decisions applied (resolved in the next version), as `GET /v1/fields` answers them.
-            let summary = try await store.withStore { try await $0.decidedFields(query, now: Date()).summary }
+            // Statuses with decisions applied (resolved in the next version) and contract verdicts, as
+            // `GET /v1/fields` answers them.
+            let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
             print(FieldsRenderer.render(summary, as: format), terminator: "")
         }
     }

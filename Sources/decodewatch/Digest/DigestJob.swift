@@ -57,7 +57,7 @@ struct DigestJob: Sendable {
     ///   - logger: where the run is logged.
     /// - Returns: the digest, its rendering and the delivery outcome.
     /// - Throws: ``DigestDeliveryError`` when the webhook failed (the claim is released); storage errors.
-    func run(store: any GroupActionStore, now: Date, logger: Logger) async throws -> Result {
+    func run(store: any CollectorStore, now: Date, logger: Logger) async throws -> Result {
         var resolved: [String] = []
         if let quiet = autoResolveAfter {
             resolved = try await store.autoResolve(quietFor: quiet, now: now)
@@ -65,7 +65,10 @@ struct DigestJob: Sendable {
                 logger.info("Auto-resolved quiet groups", metadata: ["group.count": "\(resolved.count)"])
             }
         }
-        let digest = try await store.digestWithoutMuted(for: period, app: app, rule: rule, now: now)
+        var digest = try await store.digestWithoutMuted(for: period, app: app, rule: rule, now: now)
+        let judged = try await store.judgedFields(
+            FieldsQuery(app: app, since: period.since, until: period.until, limit: FieldsQuery.maxLimit), now: now)
+        digest.drift = DigestDrift(DriftReport(summary: judged))
         let rendered = format.render(digest)
         if let outputPath {
             do {

@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// digest; an already delivered one is skipped); a failed delivery is retried after ``retryInterval``.
 struct DigestScheduler: Service {
     /// The store.
-    let store: any GroupActionStore
+    let store: any CollectorStore
     /// The period length and interval.
     let every: TimeInterval
     /// What each run does; its `period` is replaced by the scheduled one.

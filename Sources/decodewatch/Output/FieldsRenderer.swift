@@ -77,7 +77,7 @@ enum FieldsRenderer {
     }
 
     /// RFC 4180 quoting.
-    private static func quote(_ cell: String) -> String {
+    static func quote(_ cell: String) -> String {
         guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
         return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -1,0 +1,46 @@
+/// What a contract says at one field: where it is described and what it promises there.
+///
+/// Each promise is `nil` when the spec does not settle it (alternatives of a `oneOf` disagree, or the
+/// field is not described); the verdict then never rests on it.
+public struct SpecView: Codable, Sendable, Hashable {
+    /// The contract's name.
+    public var contract: String
+    /// The operation the endpoint matched, as the spec writes it (`GET /repos/{owner}/{repo}/issues`).
+    public var operation: String?
+    /// The response status whose schema was used (`200`).
+    public var status: String?
+    /// A JSON pointer to the schema node of the field, such as `#/components/schemas/issue/properties/title`.
+    public var location: String?
+    /// Whether the field's key is required in its object; `nil` for array elements, map values and the root.
+    public var required: Bool?
+    /// Whether `null` is allowed.
+    public var nullable: Bool?
+    /// The JSON types allowed; `nil` when any type is.
+    public var types: [String]?
+    /// The format, such as `date-time`.
+    public var format: String?
+    /// The values the spec lists, when it lists them.
+    public var enumValues: [String]?
+
+    /// Creates a view.
+    public init(
+        contract: String, operation: String? = nil, status: String? = nil, location: String? = nil,
+        required: Bool? = nil, nullable: Bool? = nil, types: [String]? = nil, format: String? = nil,
+        enumValues: [String]? = nil
+    ) {
+        self.contract = contract
+        self.operation = operation
+        self.status = status
+        self.location = location
+        self.required = required
+        self.nullable = nullable
+        self.types = types
+        self.format = format
+        self.enumValues = enumValues
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case contract, operation, status, location, required, nullable, types, format
+        case enumValues = "enum"
+    }
+}

@@ -1,0 +1,62 @@
+import DecodeWatchCore
+import Foundation
+
+/// One imported version of a contract, without its document: what `decodewatch contracts list` shows.
+public struct ContractInfo: Codable, Sendable, Hashable {
+    /// The id of this import.
+    public var id: String
+    /// The app whose contract it is.
+    public var app: String
+    /// The contract's name, unique per app; a new import under the same name is its next version.
+    public var name: String
+    /// When it was imported: its version.
+    public var importedAt: Date
+    /// The file it was read from, as given.
+    public var source: String?
+    /// The OpenAPI version the document declared.
+    public var openapi: String
+    /// The document's `info.title`.
+    public var title: String
+    /// The document's `info.version`.
+    public var apiVersion: String
+    /// How many operations it describes.
+    public var operations: Int
+
+    /// Creates a record.
+    public init(
+        id: String, app: String, name: String, importedAt: Date, source: String?, openapi: String, title: String,
+        apiVersion: String, operations: Int
+    ) {
+        self.id = id
+        self.app = app
+        self.name = name
+        self.importedAt = importedAt
+        self.source = source
+        self.openapi = openapi
+        self.title = title
+        self.apiVersion = apiVersion
+        self.operations = operations
+    }
+
+    /// A record for a new import of a spec.
+    public init(app: String, name: String, source: String?, spec: ContractSpec, at date: Date) {
+        self.init(
+            id: "ctr_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16),
+            app: app, name: name, importedAt: date, source: source, openapi: spec.openapi, title: spec.title,
+            apiVersion: spec.version, operations: spec.operations.count)
+    }
+}
+
+/// The latest version of a contract and its document.
+public struct CurrentContract: Sendable {
+    /// The version.
+    public var info: ContractInfo
+    /// Its resolved document.
+    public var spec: ContractSpec
+
+    /// Creates a pair.
+    public init(info: ContractInfo, spec: ContractSpec) {
+        self.info = info
+        self.spec = spec
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+
+extension DecodeWatchCommand {
+    /// `decodewatch drift`: who owns each breaking field, judged against the app's OpenAPI contract.
+    struct Drift: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show whether each breaking field breaks the backend's spec, the app's model, or no spec.",
+            discussion: """
+                Only apps with a contract are judged (`decodewatch contracts import`). Verdicts: \
+                \(DriftVerdict.allCases.map(\.rawValue).joined(separator: ", ")).
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only this app id.") var app: String?
+        @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
+        @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
+            String?
+        @Option(help: "Only this verdict: \(DriftVerdict.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var verdict: String?
+        @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
+        var since: String?
+        @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
+        @Option(help: "Most groups judged (1–\(FieldsQuery.maxLimit)).") var limit = FieldsQuery.defaultLimit
+        @Option(help: "Output format: table, json or csv.") var format: Fields.Format = .table
+
+        func run() async throws {
+            let query: FieldsQuery
+            let verdictValue: DriftVerdict?
+            do {
+                query = try FieldsQuery.parse(
+                    app: app, endpoint: endpoint, kind: kind, since: since, until: until, limit: String(limit),
+                    now: Date())
+                verdictValue = try DriftVerdict.parse(verdict)
+            } catch {
+                throw ValidationError(error.message)
+            }
+            let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
+            print(
+                DriftRenderer.render(DriftReport(summary: summary, verdict: verdictValue), as: format), terminator: "")
+        }
+    }
+}

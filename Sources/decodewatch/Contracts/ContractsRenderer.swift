@@ -1,0 +1,35 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+
+/// Renders `decodewatch contracts list` as a table or JSON.
+enum ContractsRenderer {
+    static func render(_ contracts: [ContractInfo], as format: CredentialActions.Format) -> String {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(RFC3339.string(from: date))
+            }
+            return String(decoding: (try? encoder.encode(contracts)) ?? Data(), as: UTF8.self) + "\n"
+        case .table:
+            guard !contracts.isEmpty else {
+                return "No contracts. Import one with `decodewatch contracts import openapi.yaml --app APP`.\n"
+            }
+            var lines = ["APP  NAME  VERSION (IMPORTED)  OPENAPI  OPERATIONS  TITLE"]
+            var seen = Set<String>()
+            for contract in contracts {
+                let current = seen.insert(contract.app + "\u{0}" + contract.name).inserted
+                lines.append(
+                    [
+                        contract.app, contract.name, RFC3339.string(from: contract.importedAt) + (current ? " *" : ""),
+                        contract.openapi, String(contract.operations), "\(contract.title) \(contract.apiVersion)",
+                    ].joined(separator: "  "))
+            }
+            lines.append("* the version drift judges against")
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+}
