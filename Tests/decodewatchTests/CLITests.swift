@@ -19,14 +19,8 @@ struct CLITests {
         let port = try await server.port()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let batch = try Data(
-            contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = batch
-        let (body, response) = try await session.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: body, as: UTF8.self))")
+        let posted = try await CLI.postExampleBatch(port: port, session: session)
+        #expect(posted.status == 202, "\(posted.body)")
 
         let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
         let (apiData, _) = try await session.data(
@@ -215,6 +209,19 @@ enum CLI {
         return Result(
             status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
             error: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Posts `schemas/examples/valid/github-issues.json` (three breaking fields of com.example.octo, in the
+    /// hour from 2026-11-21T09:00Z) to a collector on this port.
+    /// - Returns: the answer's status and body.
+    static func postExampleBatch(port: Int, session: URLSession) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try Data(
+            contentsOf: repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
+        let (body, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: body, as: UTF8.self))
     }
 
     static func start(_ arguments: [String]) throws -> RunningServer {

@@ -21,13 +21,7 @@ struct ContractCommandTests {
         let port = try await server.port()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try Data(
-            contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
-        let (_, response) = try await session.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 202)
+        #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
         #expect(try await server.terminate() == 0)
         let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
 

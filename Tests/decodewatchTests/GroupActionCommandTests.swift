@@ -20,12 +20,7 @@ struct GroupActionCommandTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let base = "http://127.0.0.1:\(port)"
-        var request = URLRequest(url: URL(string: base + "/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try Data(
-            contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
-        _ = try await session.data(for: request)
+        #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
         let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
         let fields = try CLI.run(["fields", "--format", "json"] + db + window)
         let group = try #require(
