@@ -65,20 +65,22 @@ public final class SQLiteReportStore: SQLStore {
         let prepared = try db.makeStatement(sql: statement.sql)
         prepared.arguments = StatementArguments(statement.arguments.map(\.databaseValue))
         let columns = Dictionary(uniqueKeysWithValues: prepared.columnNames.enumerated().map { ($1, $0) })
-        // A cursor reuses one row while stepping, instead of copying every row before converting it.
+        // A cursor steps the statement; each column is read straight from SQLite, with no row copy or
+        // generic conversion in between.
         let rows = try Row.fetchCursor(prepared)
+        let sqlite = prepared.sqliteStatement
+        let count = CInt(prepared.columnCount)
         var records: [SQLRecord] = []
-        while let row = try rows.next() {
+        while try rows.next() != nil {
             records.append(
                 SQLRecord(
                     columns: columns,
-                    // `databaseValues` reads each column's storage directly, without a generic conversion.
-                    values: try zip(prepared.columnNames, row.databaseValues).map { name, value in
-                        switch value.storage {
+                    values: try (0..<count).map { index in
+                        switch DatabaseValue(sqliteStatement: sqlite, index: index).storage {
                         case .null: return .null
                         case .int64(let integer): return .integer(integer)
                         case .string(let text): return .text(text)
-                        case .double, .blob: throw StoreError.unexpectedValue(name)
+                        case .double, .blob: throw StoreError.unexpectedValue(prepared.columnNames[Int(index)])
                         }
                     }))
         }
