@@ -57,7 +57,7 @@ extension AlertStore {
             rule: pending.rule.id, groups: pending.groups, token: token, now: pending.until, cooldown: cooldown)
         guard !claimed.isEmpty else { return nil }
         let listed = Array(claimed.prefix(Alert.listed))
-        let summaries = try await alertFields(groups: listed, since: pending.since, until: pending.until)
+        let summaries = try await fields(ofGroups: listed, since: pending.since, until: pending.until)
         let byGroup = Dictionary(summaries.map { ($0.group, $0) }) { a, _ in a }
         let statuses = Dictionary(pending.groups.map { ($0.group, $0.status) }) { a, _ in a }
         let fields = listed.compactMap { id -> AlertField? in

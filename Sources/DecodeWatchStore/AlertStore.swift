@@ -29,9 +29,6 @@ public protocol AlertStore: GroupActionStore {
     /// - Parameter now: the time decisions (mutes) are evaluated at.
     func alertCandidates(since: Date, until: Date, now: Date) async throws -> [AlertCandidate]
 
-    /// The full summary (SPEC §3) of some groups in `[since, until)`, most failures first.
-    func alertFields(groups: [String], since: Date, until: Date) async throws -> [FieldSummary]
-
     /// Claims the right to alert about groups for a rule.
     ///
     /// A group is claimed when it has no claim for the rule, when its claim is from an earlier episode (the

@@ -19,6 +19,11 @@ public protocol ReportStore: Sendable {
     /// - Returns: one entry per group with reports in the window.
     func fields(_ query: FieldsQuery) async throws -> FieldsSummary
 
+    /// The summary (SPEC §3) of some groups in `[since, until)`, most failures first: it reads only those
+    /// groups' rollup rows, so one group's page costs the same however many groups fail.
+    /// - Returns: an entry per group with failures in the window.
+    func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary]
+
     /// Marks a group resolved.
     /// - Parameters:
     ///   - group: the group id.

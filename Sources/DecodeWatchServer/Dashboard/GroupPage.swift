@@ -14,16 +14,9 @@ struct GroupPage: Sendable {
     func view(group id: String, window: DashboardWindow, now: Date) async throws -> GroupView? {
         guard let group = try await store.storedGroup(id) else { return nil }
         let since = now.addingTimeInterval(-window.seconds)
-        let query = FieldsQuery(
-            app: group.app, endpoint: group.endpoint, kind: group.kind, since: since, until: now,
-            limit: FieldsQuery.maxLimit)
-        let (summary, actions) = try await store.decidedFields(query, now: now)
-        let field = summary.fields.first { $0.group == id }
-        // Decisions come with the summary when the group failed in the window; otherwise they are read alone.
-        let state =
-            field == nil
-            ? try await store.actionStates(groups: [id], now: now)[id] ?? GroupActionState()
-            : actions[id] ?? GroupActionState()
+        var field = try await store.fields(ofGroups: [id], since: since, until: now).first
+        let state = try await store.actionStates(groups: [id], now: now)[id] ?? GroupActionState()
+        if let status = field?.status { field?.status = state.status(status) }
         let versions = try await store.versionBreakdown(group: id, since: since, until: now)
         let hourly = try await store.hourlyCounts(groups: [id], since: since, until: now)[id] ?? [:]
         let history = try await store.statusHistory(group: id)

@@ -92,18 +92,6 @@ extension SQLStore {
         return candidates
     }
 
-    public func alertFields(groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
-        guard !groups.isEmpty else { return [] }
-        // The window ends at the evaluation, which decides which edges are recent enough to be exact.
-        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
-        let step = SQLStep<[FieldSummary]>.run(reader.groups(among: groups)) { rows in
-            guard !rows.isEmpty else { return .done([]) }
-            let facts = try reader.facts(of: rows)
-            return try .runAll(facts.statements) { results in .done(try facts.summary(results).fields) }
-        }
-        return try await perform(step, access: .read)
-    }
-
     public func claimAlerts(
         rule: String, groups: [AlertCandidate], token: String, now: Date, cooldown: TimeInterval
     ) async throws -> [String] {

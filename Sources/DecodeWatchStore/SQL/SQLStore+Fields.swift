@@ -13,6 +13,18 @@ extension SQLStore {
         }
         return try await perform(step, access: .read)
     }
+
+    public func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
+        guard !groups.isEmpty else { return [] }
+        // The window's end decides which of its edges are recent enough to be exact to the minute.
+        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
+        let step = SQLStep<[FieldSummary]>.run(reader.groups(among: groups)) { rows in
+            guard !rows.isEmpty else { return .done([]) }
+            let facts = try reader.facts(of: rows)
+            return try .runAll(facts.statements) { results in .done(try facts.summary(results).fields) }
+        }
+        return try await perform(step, access: .read)
+    }
 }
 
 /// The statements of the breaking-fields summary (SPEC §3) and how their rows become one.
