@@ -77,7 +77,7 @@ extension SQLStore {
                         count: count, rate: decodes > 0 ? Double(count) / Double(decodes) : nil,
                         firstSeen: lifecycle.firstSeen, status: lifecycle.status(since: since),
                         resolvedAt: lifecycle.resolvedAt)
-                }.sorted { ($0.count, $1.group) > ($1.count, $0.group) })
+                }.mostFailuresFirst(count: \.count, group: \.group))
         }
         var candidates = try await perform(step, access: .read)
         // Decisions apply as on the dashboard: a mute silences the group, and a regression by a version that

@@ -221,7 +221,7 @@ extension SQLStore {
                         status: try GroupLifecycle(row).status(since: query.since)))
             }
             let entries = Array(
-                index.sorted { ($0.count, $1.group) > ($1.count, $0.group) }.prefix(max(0, query.limit)))
+                index.mostFailuresFirst(count: \.count, group: \.group).prefix(max(0, query.limit)))
             let chosen = choose(entries)
             guard !chosen.isEmpty else { return .done((entries, empty)) }
             return .run(reader.groups(among: chosen)) { rows in
