@@ -24,17 +24,14 @@ public struct PendingAlert: Sendable, Hashable {
 extension AlertStore {
     /// Matches rules against the groups failing in their windows.
     ///
-    /// Reads each distinct window once (``alertCandidates(since:until:now:)``, one query for all rules over
-    /// it) and matches in memory (``AlertMatcher``), so the cost grows with windows, not with rules.
+    /// Reads every distinct window in one pass (``alertCandidates(windows:until:now:)``) and matches in
+    /// memory (``AlertMatcher``), so the cost grows with neither rules nor windows but with failing groups.
     /// - Parameters:
     ///   - rules: the rules.
     ///   - now: the end of every window.
     /// - Returns: one entry per rule that some group fires, in the order of `rules`.
     public func pendingAlerts(for rules: [AlertRule], now: Date) async throws -> [PendingAlert] {
-        var candidates: [TimeInterval: [AlertCandidate]] = [:]
-        for window in Set(rules.map(\.window)).sorted() {
-            candidates[window] = try await alertCandidates(since: now.addingTimeInterval(-window), until: now, now: now)
-        }
+        let candidates = try await alertCandidates(windows: Set(rules.map(\.window)).sorted(), until: now, now: now)
         return rules.compactMap { rule in
             let groups = AlertMatcher.matches(rule, in: candidates[rule.window] ?? [])
             guard !groups.isEmpty else { return nil }

@@ -24,10 +24,15 @@ public protocol AlertStore: GroupActionStore {
     /// rate rules need them.
     func hasDecodeCounts(app: String?, endpoint: String?) async throws -> Bool
 
-    /// Every group with failures in `[since, until)`, most failures first, with count, rate and lifecycle;
-    /// without samples, versions or installs, which are read for the listed few only.
-    /// - Parameter now: the time decisions (mutes) are evaluated at.
-    func alertCandidates(since: Date, until: Date, now: Date) async throws -> [AlertCandidate]
+    /// Every group with failures in each window `[until − window, until)`, most failures first, with count,
+    /// rate and lifecycle; without samples, versions or installs, which are read for the listed few only.
+    /// All windows are read in one pass over the rollups.
+    /// - Parameters:
+    ///   - windows: the windows' lengths.
+    ///   - now: the time decisions (mutes) are evaluated at.
+    /// - Returns: the candidates of each window, by its length.
+    func alertCandidates(windows: [TimeInterval], until: Date, now: Date) async throws
+        -> [TimeInterval: [AlertCandidate]]
 
     /// Claims the right to alert about groups for a rule.
     ///

@@ -80,6 +80,33 @@ struct AlertStoreTests {
     }
 
     @Test(
+        "windows read together in one pass give each window exactly what it gives read alone",
+        arguments: StoreBackend.allCases)
+    func windowsTogether(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // Reports at the edges of 5 min, 10 min, 1 h and 1 day back from 09:05, decodes inside some.
+            try await fixture.send(1, at: "2026-11-20T09:05:00Z", path: ["day"])
+            try await fixture.send(2, at: "2026-11-21T08:04:59Z", path: ["hour"])
+            try await fixture.send(3, at: "2026-11-21T08:05:00Z", path: ["hour"], decodes: ["GET /v2/posts": 40])
+            try await fixture.send(4, at: "2026-11-21T08:54:59Z", path: ["ten"])
+            try await fixture.send(5, at: "2026-11-21T08:55:00Z", path: ["ten"], decodes: ["GET /v2/posts": 10])
+            try await fixture.send(6, at: "2026-11-21T09:00:00Z", path: ["five"])
+            try await fixture.send(7, at: "2026-11-21T09:04:59Z", path: ["hour"], version: "6.0.0")
+            let windows: [TimeInterval] = [300, 600, 3600, 86_400]
+            let together = try await fixture.store.alertCandidates(windows: windows, until: Self.now, now: Self.now)
+            for window in windows {
+                let alone = try await fixture.store.alertCandidates(windows: [window], until: Self.now, now: Self.now)
+                #expect(together[window] == alone[window], "window \(window)")
+            }
+            #expect(together[300]?.map(\.count) == [7, 6])
+            #expect(together[600]?.map(\.count) == [7, 6, 5])
+            #expect(together[3600]?.map(\.count) == [10, 9, 6])
+            #expect(together[86_400]?.map(\.count) == [12, 9, 6, 1])
+            #expect(together[600]?.first { $0.path == "$.ten" }?.rate == 0.5)
+        }
+    }
+
+    @Test(
         "a group alerts once per rule until the cooldown passes or it is resolved and comes back as regressed",
         arguments: StoreBackend.allCases)
     func claimsAndEpisodes(backend: StoreBackend) async throws {

@@ -61,35 +61,49 @@ extension SQLStore {
         return try await perform(.fetch(statement) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
     }
 
-    public func alertCandidates(since: Date, until: Date, now: Date) async throws -> [AlertCandidate] {
-        // The index has no limit: an evaluation looks at every group failing in its window.
-        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: now)
-        let step = SQLStep<[AlertCandidate]>.run(reader.index(version: nil, withKeys: true)) { rows in
-            .done(
-                try rows.map { row in
-                    let count = try row.count("total")
-                    let decodes = try row.optionalInteger("decodes") ?? 0
-                    let lifecycle = try GroupLifecycle(row)
-                    return AlertCandidate(
-                        group: try row.text("group_id"), app: try row.text("app_id"),
-                        endpoint: try row.text("endpoint"),
-                        path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
-                        count: count, rate: decodes > 0 ? Double(count) / Double(decodes) : nil,
-                        firstSeen: lifecycle.firstSeen, status: lifecycle.status(since: since),
-                        resolvedAt: lifecycle.resolvedAt)
-                }.mostFailuresFirst(count: \.count, group: \.group))
+    public func alertCandidates(windows: [TimeInterval], until: Date, now: Date) async throws
+        -> [TimeInterval: [AlertCandidate]]
+    {
+        guard !windows.isEmpty else { return [:] }
+        let starts = windows.map { until.addingTimeInterval(-$0) }
+        let index = WindowIndex(
+            windows: starts.map { WindowBuckets(since: $0, until: until, now: now) }, dialect: dialect)
+        let step = SQLStep<[[AlertCandidate]]>.run(index.statement) { rows in
+            var candidates = Array(repeating: [AlertCandidate](), count: windows.count)
+            for row in rows {
+                let lifecycle = try GroupLifecycle(row)
+                let key = (
+                    group: try row.text("group_id"), app: try row.text("app_id"), endpoint: try row.text("endpoint"),
+                    path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other
+                )
+                for window in windows.indices {
+                    let count = try row.count("total\(window)")
+                    guard count > 0 else { continue }
+                    let decodes = try row.optionalInteger("decodes\(window)") ?? 0
+                    candidates[window].append(
+                        AlertCandidate(
+                            group: key.group, app: key.app, endpoint: key.endpoint, path: key.path, kind: key.kind,
+                            count: count, rate: decodes > 0 ? Double(count) / Double(decodes) : nil,
+                            firstSeen: lifecycle.firstSeen, status: lifecycle.status(since: starts[window]),
+                            resolvedAt: lifecycle.resolvedAt))
+                }
+            }
+            return .done(candidates.map { $0.mostFailuresFirst(count: \.count, group: \.group) })
         }
-        var candidates = try await perform(step, access: .read)
+        let perWindow = try await perform(step, access: .read)
         // Decisions apply as on the dashboard: a mute silences the group, and a regression by a version that
         // was already out when the group was resolved in the next version does not count.
         let decisions = try await allActionStates(now: now)
-        guard !decisions.isEmpty else { return candidates }
-        for index in candidates.indices {
-            guard let state = decisions[candidates[index].group] else { continue }
-            candidates[index].status = state.status(candidates[index].status)
-            candidates[index].isMuted = state.isMuted
+        var result: [TimeInterval: [AlertCandidate]] = [:]
+        for (window, var candidates) in zip(windows, perWindow) {
+            for index in candidates.indices {
+                guard let state = decisions[candidates[index].group] else { continue }
+                candidates[index].status = state.status(candidates[index].status)
+                candidates[index].isMuted = state.isMuted
+            }
+            result[window] = candidates
         }
-        return candidates
+        return result
     }
 
     public func claimAlerts(

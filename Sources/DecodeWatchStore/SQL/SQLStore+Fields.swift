@@ -84,10 +84,8 @@ struct FieldsReader {
     /// Every group with failures in the window, in no order, with only what sorting and counting a long list
     /// needs: its total, the decodes of its endpoint (the rate's denominator), when it was last seen and its
     /// lifecycle. Sorting is left to the caller, which sorts a few numbers faster than SQL sorts wide rows.
-    /// - Parameters:
-    ///   - version: only groups that this app version reported in the window.
-    ///   - withKeys: whether to read each group's app, endpoint, path and kind too, for matching them in memory.
-    func index(version: String?, withKeys: Bool = false) -> SQLStatement {
+    /// - Parameter version: only groups that this app version reported in the window.
+    func index(version: String?) -> SQLStatement {
         var arguments = window.arguments
         var filters = self.filters(&arguments)
         if let version {
@@ -101,7 +99,7 @@ struct FieldsReader {
         return SQLStatement(
             """
             SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
-                   g.regressed_version, h.total, d.total AS decodes\(withKeys ? ", g.app_id, g.endpoint, g.path, g.kind" : "")
+                   g.regressed_version, h.total, d.total AS decodes
             FROM (
                 SELECT group_id, \(dialect.cappedSum("count")) AS total
                 FROM \(rows(of: \.groupCounts, "group_id, count")) c
