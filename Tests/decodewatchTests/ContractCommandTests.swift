@@ -22,7 +22,6 @@ struct ContractCommandTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
-        #expect(try await server.terminate() == 0)
         let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
 
         // A $ref to a schema that does not exist: one line naming the file and the place, and nothing stored.
@@ -55,6 +54,19 @@ struct ContractCommandTests {
         let fields = try JSONDecoder().decode(
             FieldsSummary.self, from: Data(try CLI.run(["fields", "--format", "json"] + db + window).output.utf8))
         #expect(fields.fields.allSatisfy { $0.drift != nil })
+
+        // The dashboard's group page shows the verdict and who fixes it.
+        let color = try #require(report.entries.first { $0.path == "$[*].color" })
+        let (page, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/groups/\(color.group)")!)
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.contains(#"data-verdict="backend_violates_spec""#), "\(html)")
+        #expect(html.contains("backend team"))
+        #expect(try await server.terminate() == 0)
+
+        // The digest names the fields the backend team can act on.
+        let digest = try CLI.run(["digest", "--since", "2026-11-21T00:00:00Z"] + db)
+        #expect(digest.status == 0, "\(digest.error)")
+        #expect(digest.output.contains("2 fields where the backend breaks its spec"), "\(digest.output)")
 
         #expect(try CLI.run(["contracts", "remove", "github", "--app", "com.example.octo"] + db).status == 0)
         let after = try JSONDecoder().decode(

@@ -27,8 +27,15 @@ struct GroupPage: Sendable {
             group: group, field: field, state: state, window: window, versions: versions,
             bars: DashboardPage.bars(counts), history: history, now: now)
         let contracts = try await store.contractSet(app: group.app)
+        // The verdict is about the group, not the window: without failures in the window, the expected type
+        // comes from all it ever reported.
+        var expected = field?.expected
+        if field == nil, contracts.covers(app: group.app) {
+            expected = try await store.fields(ofGroups: [id], since: group.lifecycle.firstSeen, until: now).first?
+                .expected
+        }
         let failure = DriftJudge.Failure(
-            kind: group.kind, expected: field?.expected, snippet: group.sample.snippet, message: group.sample.message)
+            kind: group.kind, expected: expected, snippet: group.sample.snippet, message: group.sample.message)
         view.drift = contracts.judge(app: group.app, endpoint: group.endpoint, path: group.path, failure: failure)
             .map(DriftView.init)
         return view
