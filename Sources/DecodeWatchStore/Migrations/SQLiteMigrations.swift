@@ -229,6 +229,11 @@ enum SQLiteMigrations {
                     CREATE INDEX contracts_on_app_name ON contracts (app_id, name, imported_at);
                     """)
         }
+        migrator.registerMigration("indexEndpointHoursByHour") { db in
+            // Every window reads the decode counts of its hours: without this, each summary scanned every
+            // endpoint's every hour kept.
+            try db.execute(sql: "CREATE INDEX endpoint_hours_on_hour ON endpoint_hours (hour, app_id, endpoint, count)")
+        }
         return migrator
     }
 

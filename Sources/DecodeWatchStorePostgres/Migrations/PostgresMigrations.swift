@@ -260,6 +260,13 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX contracts_on_app_name ON contracts (app_id, name, imported_at)",
             ]),
+        Migration(
+            version: 9, name: "index_endpoint_hours_by_hour",
+            statements: [
+                // Every window reads the decode counts of its hours: without this, each summary scanned every
+                // endpoint's every hour kept.
+                "CREATE INDEX endpoint_hours_on_hour ON endpoint_hours (hour, app_id, endpoint, count)"
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,
