@@ -61,6 +61,11 @@ struct ContractCommandTests {
         let html = String(decoding: page, as: UTF8.self)
         #expect(html.contains(#"data-verdict="backend_violates_spec""#), "\(html)")
         #expect(html.contains("backend team"))
+        // The list marks each row with its verdict (the reports are from 2026-11-21: a 14-day window).
+        let (list, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/?window=14d")!)
+        let rows = String(decoding: list, as: UTF8.self)
+        #expect(rows.components(separatedBy: #"class="badge v-backend_violates_spec""#).count - 1 == 2, "\(rows)")
+        #expect(rows.contains(#"class="badge v-not_in_spec""#))
         #expect(try await server.terminate() == 0)
 
         // The digest names the fields the backend team can act on.

@@ -52,7 +52,7 @@ struct FieldListPage: Sendable {
         }
     }
 
-    let store: any GroupActionStore
+    let store: any CollectorStore
     let normalizer: EndpointNormalizer
 
     /// Builds the page's view; a bad filter becomes a message on the page.
@@ -81,7 +81,9 @@ struct FieldListPage: Sendable {
         }
         let hourly = try await store.hourlyCounts(
             groups: picked.shown.map(\.group), since: query.since, until: query.until)
-        view.rows = page.fields.map { field in
+        // Contracts are read once per page and judged in memory, for the shown rows only.
+        let judged = try await store.contractSet(app: request.app).annotating(page)
+        view.rows = judged.fields.map { field in
             var field = field
             let decision = selection.decisions[field.group]
             field.status = decision?.status(field.status) ?? field.status
@@ -173,6 +175,10 @@ struct FieldListView: Sendable {
         let versions: String
         let status: String
         let muted: Bool
+        /// The contract verdict's name, label and reason, when the app has a contract.
+        let verdict: String?
+        let verdictLabel: String
+        let verdictReason: String
 
         init(_ field: FieldSummary, muted: Bool, bars: [DashboardPage.Bar], window: String, now: Date) {
             group = field.group
@@ -191,6 +197,9 @@ struct FieldListView: Sendable {
             versions = DashboardFormat.versions(field.versions)
             status = field.status.rawValue
             self.muted = muted
+            verdict = field.drift?.verdict.rawValue
+            verdictLabel = field.drift?.verdict.label ?? ""
+            verdictReason = field.drift?.reason ?? ""
         }
     }
 
@@ -260,6 +269,9 @@ extension FieldListView.Row: MustacheParent {
         case "versions": return versions
         case "status": return status
         case "muted": return muted
+        case "verdict": return verdict
+        case "verdictLabel": return verdictLabel
+        case "verdictReason": return verdictReason
         default: return nil
         }
     }
