@@ -25,6 +25,7 @@ public final class PostgresReportStore: SQLStore, Service {
     private let migrations = MigrationGate()
 
     package var dialect: SQLDialect { .postgres }
+    package let decodedContracts = DecodedContracts()
 
     /// Creates a store; nothing connects until ``run()`` runs and the store is used.
     /// - Parameters:

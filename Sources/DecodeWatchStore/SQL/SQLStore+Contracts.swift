@@ -31,23 +31,45 @@ extension SQLStore {
                 SELECT MAX(l.imported_at) FROM contracts l WHERE l.app_id = contracts.app_id AND l.name = contracts.name)
             """
         let statement = ContractInfo.select(
-            columns: ", document", where: app == nil ? latest : "\(latest) AND app_id = \(dialect.parameter(1))",
+            columns: "", where: app == nil ? latest : "\(latest) AND app_id = \(dialect.parameter(1))",
             app.map { [SQLValue.text($0)] } ?? [])
-        return try await perform(
-            .fetch(statement) { rows in
-                try rows.map { row in
-                    let info = try ContractInfo(row)
-                    guard
-                        let spec = try? JSONDecoder().decode(
-                            ContractSpec.self, from: Data(try row.text("document").utf8))
-                    else {
-                        throw StoreError(
-                            .unavailable,
-                            "The stored contract '\(info.name)' of \(info.app) cannot be read; import it again.")
-                    }
-                    return CurrentContract(info: info, spec: spec)
+        let cache = decodedContracts
+        let dialect = self.dialect
+        // The current versions' records, then the documents of only those this process has not decoded yet.
+        let step = SQLStep<[CurrentContract]>.run(statement) { rows in
+            let infos = try rows.map(ContractInfo.init)
+            let known = cache.specs(infos.map(\.id))
+            let missing = infos.filter { known[$0.id] == nil }
+            let current = app == nil ? Set(infos.map(\.id)) : nil
+            guard !missing.isEmpty else {
+                cache.remember([:], current: current)
+                return .done(infos.map { CurrentContract(info: $0, spec: known[$0.id]!) })
+            }
+            let documents = SQLStatement(
+                """
+                SELECT contract_id, document FROM contracts
+                WHERE contract_id IN (\(dialect.parameters(from: 1, count: missing.count)))
+                """,
+                missing.map { .text($0.id) })
+            return .run(documents) { rows in
+                var decoded: [String: ContractSpec] = [:]
+                for row in rows {
+                    decoded[try row.text("contract_id")] = try? JSONDecoder().decode(
+                        ContractSpec.self, from: Data(try row.text("document").utf8))
                 }
-            }, access: .read)
+                cache.remember(decoded, current: current)
+                return .done(
+                    try infos.map { info in
+                        guard let spec = known[info.id] ?? decoded[info.id] else {
+                            throw StoreError(
+                                .unavailable,
+                                "The stored contract '\(info.name)' of \(info.app) cannot be read; import it again.")
+                        }
+                        return CurrentContract(info: info, spec: spec)
+                    })
+            }
+        }
+        return try await perform(step, access: .read)
     }
 
     @discardableResult

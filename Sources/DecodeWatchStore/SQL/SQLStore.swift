@@ -11,6 +11,9 @@ package protocol SQLStore: CollectorStore {
     /// How this backend spells what the databases spell differently.
     var dialect: SQLDialect { get }
 
+    /// The contract documents this store already decoded.
+    var decodedContracts: DecodedContracts { get }
+
     /// Runs a chain of steps in one transaction: a consistent snapshot for reads, all or nothing for writes.
     /// - Parameters:
     ///   - step: the first step.

@@ -14,6 +14,7 @@ public final class SQLiteReportStore: SQLStore {
     private let logger: Logger
 
     package var dialect: SQLDialect { .sqlite }
+    package let decodedContracts = DecodedContracts()
 
     /// Opens (creating if needed) and migrates a database file.
     /// - Parameters:
