@@ -182,7 +182,7 @@ struct HostileInputTests {
             ),
             (
                 #"{"decodes": [{"endpoint": "GET /v2/posts", "count": 1.5}]}"#,
-                "decodes[0]: number 1.5 does not fit; dropped"
+                "decodes[0].count: expected a whole number that fits in 64 bits, got 1.5; dropped"
             ),
         ])
     func headerProblemsAreWarnings(change: String, warning: String) async throws {

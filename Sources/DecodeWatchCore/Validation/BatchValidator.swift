@@ -39,7 +39,7 @@ public struct BatchValidator: Sendable {
         }
         var decodes: [EndpointCount] = []
         for (index, slot) in incoming.decodes.enumerated() {
-            switch slot.mapError({ Self.message(for: $0) }).flatMap({ check($0, index: index) }) {
+            switch slot.flatMap({ check($0, index: index) }) {
             case .success(let entry): decodes.append(entry)
             case .failure(let problem): warnings.append(problem.text + "; dropped")
             }
@@ -50,7 +50,7 @@ public struct BatchValidator: Sendable {
         // A batch repeats a few endpoints many times: each distinct one is normalized once.
         var endpoints: [String: String?] = [:]
         for (index, slot) in incoming.reports.enumerated() {
-            switch slot.mapError({ Self.message(for: $0) }).flatMap({
+            switch slot.flatMap({
                 check($0, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
             }) {
             case .success(let report):
@@ -66,30 +66,11 @@ public struct BatchValidator: Sendable {
     }
 
     private func decode(_ body: Data) throws(BatchError) -> IncomingBatch {
-        // Foundation's decoder accepts text that is not JSON (trailing commas, raw control characters,
-        // bad escapes and numbers): nothing reaches it that RFC 8259 does not allow.
-        do {
-            try StrictJSON.validate(body)
-        } catch {
-            throw BatchError(.invalidJSON, "The body is not valid JSON \(error).")
+        // `withUnsafeBytes` only rethrows untyped errors, so the typed one crosses it inside a Result.
+        let outcome = body.withUnsafeBytes { raw in
+            Result { () throws(BatchError) in try BatchDecoder.decode(raw, maxReports: limits.maxReports) }
         }
-        let decoder = JSONDecoder()
-        decoder.userInfo[IncomingBatch.maxReportsKey] = limits.maxReports
-        do {
-            return try decoder.decode(IncomingBatch.self, from: body)
-        } catch let error as BatchError {
-            throw error
-        } catch let error as DecodingError {
-            if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty {
-                throw BatchError(.invalidJSON, "The body must be a JSON object (a batch), not another JSON value.")
-            }
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw BatchError(.invalidJSON, "The body is not valid JSON: \(Self.cause(of: context)).")
-            }
-            throw BatchError(.invalidBatch, error.fieldMessage)
-        } catch {
-            throw BatchError(.invalidJSON, "The body could not be read as JSON: \(error).")
-        }
+        return try outcome.get()
     }
 
     /// The batch's identity: what SPEC §1 refuses a whole batch for when it is unusable.
@@ -125,16 +106,17 @@ public struct BatchValidator: Sendable {
         cut(&batch.installID, "install_id", IngestLimits.Field.installID)
     }
 
-    private func check(_ entry: DecodeCount, index: Int) -> Result<EndpointCount, Problem> {
+    private func check(_ entry: DecodeCount, index: Int) -> Result<EndpointCount, FieldProblem> {
         guard entry.endpoint.utf8.count <= IngestLimits.Field.endpoint,
             let endpoint = normalizer.normalize(entry.endpoint)
         else {
             return .failure(
-                Problem("decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'"))
+                FieldProblem(
+                    "decodes[\(index)].endpoint: expected \"METHOD /path\", got '\(entry.endpoint.prefix(80))'"))
         }
         guard IngestLimits.Field.decodeCount.contains(entry.count) else {
             return .failure(
-                Problem(
+                FieldProblem(
                     "decodes[\(index)].count: must be a whole number from 0 to \(IngestLimits.Field.decodeCount.upperBound), got \(entry.count)"
                 ))
         }
@@ -155,31 +137,31 @@ public struct BatchValidator: Sendable {
     ///   that does not normalize), filled as it goes.
     private func check(
         _ report: Report, index: Int, app: String, receivedAt: Date, endpoints: inout [String: String?]
-    ) -> Result<AcceptedReport, Problem> {
+    ) -> Result<AcceptedReport, FieldProblem> {
         let field = "reports[\(index)]"
         guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
-            return .failure(Problem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
+            return .failure(FieldProblem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
         }
         let known = endpoints[report.endpoint]
         let form = known ?? normalizer.normalize(report.endpoint)
         if known == nil { endpoints[report.endpoint] = .some(form) }
         guard let endpoint = form else {
             return .failure(
-                Problem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
+                FieldProblem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
         }
         if let type = report.type, type.count > IngestLimits.Field.typeName {
-            return .failure(Problem("\(field).type: longer than \(IngestLimits.Field.typeName) characters"))
+            return .failure(FieldProblem("\(field).type: longer than \(IngestLimits.Field.typeName) characters"))
         }
         if let expected = report.expected, expected.count > IngestLimits.Field.typeName {
-            return .failure(Problem("\(field).expected: longer than \(IngestLimits.Field.typeName) characters"))
+            return .failure(FieldProblem("\(field).expected: longer than \(IngestLimits.Field.typeName) characters"))
         }
         guard report.path.count <= IngestLimits.Field.pathElements else {
             return .failure(
-                Problem(
+                FieldProblem(
                     "\(field).path: \(report.path.count) elements, at most \(IngestLimits.Field.pathElements) allowed"))
         }
         guard IngestLimits.Field.reportCount.contains(report.count) else {
-            return .failure(Problem("\(field).count: must be from 1 to 1000000, got \(report.count)"))
+            return .failure(FieldProblem("\(field).count: must be from 1 to 1000000, got \(report.count)"))
         }
         var report = report
         if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) {
@@ -189,22 +171,4 @@ public struct BatchValidator: Sendable {
         return .success(AcceptedReport(report: report, key: key))
     }
 
-    private static func message(for error: any Error) -> Problem {
-        if let error = error as? DecodingError { return Problem(error.fieldMessage) }
-        return Problem("\(error)")
-    }
-
-    private static func cause(of context: DecodingError.Context) -> String {
-        if let underlying = context.underlyingError as? NSError,
-            let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
-        {
-            return detail.trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        }
-        return context.debugDescription.trimmingCharacters(in: CharacterSet(charactersIn: "."))
-    }
-
-    private struct Problem: Error {
-        let text: String
-        init(_ text: String) { self.text = text }
-    }
 }

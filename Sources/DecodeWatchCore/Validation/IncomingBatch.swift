@@ -1,108 +1,25 @@
 import DecodeWatchWire
 import Foundation
 
-/// A batch as received, decoded leniently: every report is decoded on its own, so that one bad
-/// report is rejected with a reason while the good ones around it are kept (as `[Safe<T>]` would),
-/// and a bad optional header field or `decodes` entry is dropped with a warning instead of refusing
-/// the batch. Only what SPEC §1 lists as 400 reasons throws: a missing or unusable `batch_id`,
-/// `app.id` or `reports`.
-struct IncomingBatch: Decodable {
-    static let maxReportsKey = CodingUserInfoKey(rawValue: "decodewatch.maxReports")!
-
+/// A batch as received, read leniently: every report is read on its own, so that one bad report is rejected
+/// with a reason while the good ones around it are kept (as `[Safe<T>]` would), and a bad optional header field
+/// or `decodes` entry is dropped with a warning instead of refusing the batch. Only what SPEC §1 lists as 400
+/// reasons refuses it: a missing or unusable `batch_id`, `app.id` or `reports`.
+struct IncomingBatch: Equatable {
     var batchID: String
     var sentAt: Date?
     var app: AppInfo
     var sdk: SDKInfo?
     var installID: String?
-    var decodes: [Result<DecodeCount, any Error>] = []
-    var reports: [Result<Report, any Error>] = []
-    /// What was dropped while decoding, as `field: reason` sentences.
+    var decodes: [Result<DecodeCount, FieldProblem>] = []
+    var reports: [Result<Report, FieldProblem>] = []
+    /// What was dropped while reading, as `field: reason` sentences.
     var warnings: [String] = []
-
-    private enum AppKeys: String, CodingKey { case id, version, build, platform, os }
-    private enum SDKKeys: String, CodingKey { case name, version }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: ReportBatch.CodingKeys.self)
-        batchID = try container.decode(String.self, forKey: .batchID)
-        let appContainer = try container.nestedContainer(keyedBy: AppKeys.self, forKey: .app)
-        app = AppInfo(id: try appContainer.decode(String.self, forKey: .id))
-        var list = try container.nestedUnkeyedContainer(forKey: .reports)
-        let limit = decoder.userInfo[Self.maxReportsKey] as? Int ?? Int.max
-        if let count = list.count, count > limit {
-            throw BatchError(
-                .tooManyReports, "The batch has \(count) reports; send at most \(limit) per batch and split the rest.")
-        }
-
-        if let sent = optional(String.self, container, .sentAt, "sent_at") {
-            if let date = RFC3339.date(from: sent) {
-                sentAt = date
-            } else {
-                warnings.append("sent_at: '\(sent.prefix(40))' is not an RFC 3339 time; dropped")
-            }
-        }
-        app.version = optional(String.self, appContainer, .version, "app.version")
-        app.build = optional(String.self, appContainer, .build, "app.build")
-        app.platform = optional(String.self, appContainer, .platform, "app.platform")
-        app.os = optional(String.self, appContainer, .os, "app.os")
-        if container.contains(.sdk) {
-            do {
-                let sdkContainer = try container.nestedContainer(keyedBy: SDKKeys.self, forKey: .sdk)
-                sdk = SDKInfo(
-                    name: optional(String.self, sdkContainer, .name, "sdk.name"),
-                    version: optional(String.self, sdkContainer, .version, "sdk.version"))
-            } catch {
-                if (try? container.decodeNil(forKey: .sdk)) != true {
-                    warnings.append("sdk: expected an object; dropped")
-                }
-            }
-        }
-        installID = optional(String.self, container, .installID, "install_id")
-        if container.contains(.decodes), (try? container.decodeNil(forKey: .decodes)) != true {
-            if var entries = try? container.nestedUnkeyedContainer(forKey: .decodes) {
-                while !entries.isAtEnd {
-                    decodes.append(try entries.decode(Slot<DecodeCount>.self).result)
-                }
-            } else {
-                warnings.append("decodes: expected an array of {endpoint, count}; dropped")
-            }
-        }
-
-        reports.reserveCapacity(list.count ?? 0)
-        while !list.isAtEnd {
-            reports.append(try list.decode(Slot<Report>.self).result)
-        }
-    }
-
-    /// An optional header field: a value of the wrong type is dropped with a warning, not thrown.
-    private mutating func optional<Value: Decodable, Key: CodingKey>(
-        _ type: Value.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key, _ field: String
-    ) -> Value? {
-        do {
-            return try container.decodeIfPresent(type, forKey: key)
-        } catch {
-            warnings.append("\(field): expected \(type == String.self ? "a string" : "\(type)"); dropped")
-            return nil
-        }
-    }
 }
 
-/// Decodes one element and keeps the error instead of throwing it.
-private struct Slot<Value: Decodable>: Decodable {
-    let result: Result<Value, any Error>
-
-    init(from decoder: any Decoder) throws {
-        do {
-            result = .success(try Value(from: decoder))
-        } catch let error as DecodingError {
-            result = .failure(error)
-        } catch {
-            // Foundation on Linux throws its own error for a number that does not fit (1.5 or 1e30 into
-            // Int), without a coding path: give it the element's path so the message names the field.
-            let detail = "\(error)".firstMatch(of: /parsed: "([^"]*)"/).map { "number \($0.1) does not fit" }
-            result = .failure(
-                DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath, debugDescription: detail ?? "\(error)")))
-        }
-    }
+/// Why one report or `decodes` entry cannot be used: a sentence that starts with the field, e.g.
+/// `reports[3].count: expected an integer`.
+struct FieldProblem: Error, Hashable {
+    let text: String
+    init(_ text: String) { self.text = text }
 }

@@ -57,6 +57,11 @@ struct StrictJSONScanner {
     let stack: UnsafeMutableBufferPointer<UInt64>
     var index = 0
     var depth = 0
+    /// Where the last object key read by ``scanKeyAndColon()`` starts (its opening quote) and ends (past its
+    /// closing quote), and whether it holds an escape: what a reader needs to know which member it is on.
+    var lastKeyStart = 0
+    var lastKeyEnd = 0
+    var lastKeyHasEscape = false
 
     init(
         bytes: UnsafeRawBufferPointer, base: UnsafeRawPointer, maxDepth: Int, stack: UnsafeMutableBufferPointer<UInt64>
@@ -71,16 +76,27 @@ struct StrictJSONScanner {
     // MARK: Structure
 
     /// Scans the whole text: one value, then nothing but whitespace.
-    ///
-    /// A single loop with the value position at its top replaces the recursive descent a parser would use:
-    /// opening a container pushes a bit and goes back to the top for its first value; closing one pops a bit
-    /// and stays in the inner loop that looks for `,` or a closing bracket.
     mutating func scanText() throws(JSONSyntaxError) {
         try checkByteOrderMark()
         skipWhitespace()
         if index == end {
             throw fail(index, "the body is only whitespace; expected a JSON text")
         }
+        try scanValue()
+        skipWhitespace()
+        if index != end {
+            throw fail(index, specialByteReason(at: index) ?? "unexpected text after the JSON value")
+        }
+    }
+
+    /// Scans one value and everything inside it; the cursor is on the value's first byte and ends just past
+    /// its last.
+    ///
+    /// A single loop with the value position at its top replaces the recursive descent a parser would use:
+    /// opening a container pushes a bit and goes back to the top for its first value; closing one pops a bit
+    /// and looks for `,` or the next closing bracket, until the depth is back where it started.
+    mutating func scanValue() throws(JSONSyntaxError) {
+        let base = depth
         nextValue: while true {
             guard index < end else { throw fail(index, "the text ended where a value was expected") }
             switch byte(index) {
@@ -89,56 +105,69 @@ struct StrictJSONScanner {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 try scanNumber()
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let object = byte(index) == UInt8(ascii: "{")
-                try push(object: object)
-                index &+= 1
-                skipWhitespace()
-                if index < end && byte(index) == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    index &+= 1
-                    depth &-= 1
-                } else {
-                    if object { try scanKeyAndColon() }
-                    continue nextValue
-                }
+                if try enterContainer() { continue nextValue }
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 try scanLiteral()
             default:
                 throw fail(index, valueReason(at: index))
             }
             // A value just ended: close containers until one goes on with a comma.
-            while true {
-                skipWhitespace()
-                if depth == 0 {
-                    if index == end { return }
-                    throw fail(index, specialByteReason(at: index) ?? "unexpected text after the JSON value")
-                }
-                let inObject = topIsObject
-                guard index < end else {
-                    throw fail(
-                        index,
-                        inObject
-                            ? "the text ended inside an object; expected ',' or '}'"
-                            : "the text ended inside an array; expected ',' or ']'")
-                }
-                let separator = byte(index)
-                if separator == UInt8(ascii: ",") {
-                    let comma = index
-                    index &+= 1
-                    skipWhitespace()
-                    if index < end && byte(index) == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        throw fail(comma, inObject ? "trailing comma before '}'" : "trailing comma before ']'")
-                    }
-                    if inObject { try scanKeyAndColon() }
-                    continue nextValue
-                }
-                if separator == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    index &+= 1
-                    depth &-= 1
-                    continue
-                }
-                throw fail(index, afterElementReason(at: index, inObject: inObject))
+            while depth > base {
+                if try continueContainer() { continue nextValue }
             }
+            return
         }
+    }
+
+    /// Opens the array or object whose bracket is under the cursor.
+    ///
+    /// - Returns: `true` with the cursor on the first value (an object's first key already read), or `false`
+    ///   when the container is empty and already closed again.
+    mutating func enterContainer() throws(JSONSyntaxError) -> Bool {
+        let object = byte(index) == UInt8(ascii: "{")
+        try push(object: object)
+        index &+= 1
+        skipWhitespace()
+        if index < end && byte(index) == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            index &+= 1
+            depth &-= 1
+            return false
+        }
+        if object { try scanKeyAndColon() }
+        return true
+    }
+
+    /// Goes on after an element or member of the innermost open container.
+    ///
+    /// - Returns: `true` after a comma, with the cursor on the next value (an object's next key already read),
+    ///   or `false` when the container closed.
+    mutating func continueContainer() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        let inObject = topIsObject
+        guard index < end else {
+            throw fail(
+                index,
+                inObject
+                    ? "the text ended inside an object; expected ',' or '}'"
+                    : "the text ended inside an array; expected ',' or ']'")
+        }
+        let separator = byte(index)
+        if separator == UInt8(ascii: ",") {
+            let comma = index
+            index &+= 1
+            skipWhitespace()
+            if index < end && byte(index) == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                throw fail(comma, inObject ? "trailing comma before '}'" : "trailing comma before ']'")
+            }
+            if inObject { try scanKeyAndColon() }
+            return true
+        }
+        if separator == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            index &+= 1
+            depth &-= 1
+            return false
+        }
+        throw fail(index, afterElementReason(at: index, inObject: inObject))
     }
 
     /// Refuses a byte order mark up front with its own message, since otherwise it reads as invalid UTF-8 or
@@ -152,13 +181,15 @@ struct StrictJSONScanner {
         }
     }
 
-    /// Reads an object key and the `:` after it; the cursor is on the key's first byte.
+    /// Reads an object key and the `:` after it; the cursor is on the key's opening quote and ends on the value.
     mutating func scanKeyAndColon() throws(JSONSyntaxError) {
         guard index < end else {
             throw fail(index, "the text ended inside an object; expected a key in double quotes")
         }
         guard byte(index) == UInt8(ascii: "\"") else { throw fail(index, keyReason(at: index)) }
-        try scanString()
+        lastKeyStart = index
+        lastKeyHasEscape = try scanString()
+        lastKeyEnd = index
         skipWhitespace()
         guard index < end else { throw fail(index, "the text ended after an object key; expected ':'") }
         guard byte(index) == UInt8(ascii: ":") else {
@@ -200,7 +231,10 @@ struct StrictJSONScanner {
     // MARK: Scalars
 
     /// Reads a string from its opening quote to just past its closing quote.
-    mutating func scanString() throws(JSONSyntaxError) {
+    /// - Returns: whether the string holds an escape, so a reader knows whether its bytes are its text.
+    @discardableResult
+    mutating func scanString() throws(JSONSyntaxError) -> Bool {
+        var escaped = false
         index &+= 1
         while true {
             // Most string bytes are printable ASCII: test eight at a time and stop at the first that is not.
@@ -219,8 +253,9 @@ struct StrictJSONScanner {
             let next = byte(index)
             if next == UInt8(ascii: "\"") {
                 index &+= 1
-                return
+                return escaped
             } else if next == UInt8(ascii: "\\") {
+                escaped = true
                 // Escaped quotes in snippets are common: take the one-letter escapes without a call.
                 if index &+ 1 < end && Self.isShortEscape(byte(index &+ 1)) {
                     index &+= 2

@@ -1,3 +1,5 @@
+import DecodeWatchCore
+
 /// Turns Swift decoding errors into the field-named sentences of SPEC §1 error bodies.
 extension DecodingError {
     /// A message that starts with the JSON field, e.g. `reports[3].count: expected an integer`.

@@ -1,0 +1,433 @@
+import DecodeWatchWire
+import Foundation
+
+/// Reads an ingest body (SPEC §1) into an ``IncomingBatch`` in one pass over its bytes, checking RFC 8259 on the
+/// way with ``StrictJSON``'s scanner, so a body gets exactly the syntax errors that check gives.
+///
+/// Members may come in any order and unknown ones are skipped (still checked). When a key repeats, the first
+/// value counts, as with Foundation's `JSONDecoder`. Problems are judged after an object ends, in the order of the
+/// fields in SPEC §1, so a report with two problems always names the same one. Only the first syntax error stops
+/// the pass; a batch-level problem is thrown once the whole text is known to be JSON, so that a body with both
+/// always gets the syntax error.
+struct BatchDecoder {
+    private var scanner: StrictJSONScanner
+    private let maxReports: Int
+
+    /// Reads `bytes` as a batch.
+    /// - Parameters:
+    ///   - bytes: the inflated body.
+    ///   - maxReports: the most reports read; beyond it the rest are only checked and counted, then refused.
+    /// - Throws: ``BatchError`` when the body is not JSON, not a batch, or has too many reports.
+    static func decode(_ bytes: UnsafeRawBufferPointer, maxReports: Int) throws(BatchError) -> IncomingBatch {
+        let words = min(StrictJSON.defaultMaxDepth, bytes.count) / 64 + 1
+        let outcome = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { stack in
+            Result { () throws(BatchError) in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    throw BatchError(
+                        .invalidJSON,
+                        "The body is not valid JSON at line 1, column 1: empty body; expected a JSON text.")
+                }
+                var decoder = BatchDecoder(
+                    scanner: StrictJSONScanner(
+                        bytes: bytes, base: base, maxDepth: StrictJSON.defaultMaxDepth, stack: stack),
+                    maxReports: maxReports)
+                do {
+                    return try decoder.readText()
+                } catch {
+                    throw BatchError(.invalidJSON, "The body is not valid JSON \(error).")
+                }
+            }
+        }
+        return try outcome.get().get()
+    }
+
+    // MARK: Batch
+
+    /// Reads the whole text; the outer result holds a batch-level refusal found once the text is known to be JSON.
+    private mutating func readText() throws(JSONSyntaxError) -> Result<IncomingBatch, BatchError> {
+        try scanner.checkByteOrderMark()
+        scanner.skipWhitespace()
+        if scanner.index == scanner.end {
+            throw scanner.fail(scanner.index, "the body is only whitespace; expected a JSON text")
+        }
+        let outcome: Result<IncomingBatch, BatchError>
+        if scanner.valueKind == .object {
+            outcome = try readBatch()
+        } else {
+            try scanner.scanValue()
+            outcome = .failure(
+                BatchError(.invalidJSON, "The body must be a JSON object (a batch), not another JSON value."))
+        }
+        scanner.skipWhitespace()
+        if scanner.index != scanner.end {
+            throw scanner.fail(
+                scanner.index, scanner.specialByteReason(at: scanner.index) ?? "unexpected text after the JSON value")
+        }
+        return outcome
+    }
+
+    private mutating func readBatch() throws(JSONSyntaxError) -> Result<IncomingBatch, BatchError> {
+        var batchID = Field<String>.absent
+        var sentAt = Field<String>.absent
+        var app = Field<AppFields>.absent
+        var sdk = Field<SDKFields>.absent
+        var installID = Field<String>.absent
+        var decodes = Field<[Result<DecodeCount, FieldProblem>]>.absent
+        var reports = Field<[Result<Report, FieldProblem>]>.absent
+        var reportCount = 0
+        if try scanner.enterContainer() {
+            repeat {
+                if scanner.lastKeyIs("batch_id"), batchID.isAbsent {
+                    batchID = try readString()
+                } else if scanner.lastKeyIs("sent_at"), sentAt.isAbsent {
+                    sentAt = try readString()
+                } else if scanner.lastKeyIs("app"), app.isAbsent {
+                    app = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
+                        try reader.readApp()
+                    }
+                } else if scanner.lastKeyIs("sdk"), sdk.isAbsent {
+                    sdk = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
+                        try reader.readSDK()
+                    }
+                } else if scanner.lastKeyIs("install_id"), installID.isAbsent {
+                    installID = try readString()
+                } else if scanner.lastKeyIs("decodes"), decodes.isAbsent {
+                    decodes = try readArray { reader, index throws(JSONSyntaxError) in try reader.readDecodeCount(index)
+                    }
+                } else if scanner.lastKeyIs("reports"), reports.isAbsent {
+                    reports = try readArray { reader, index throws(JSONSyntaxError) in
+                        reportCount = index + 1
+                        guard index < reader.maxReports else {
+                            try reader.scanner.scanValue()
+                            return nil
+                        }
+                        return try reader.readReport(index)
+                    }
+                } else {
+                    try scanner.scanValue()
+                }
+            } while try scanner.continueContainer()
+        }
+        return Result { () throws(BatchError) in
+            var batch = IncomingBatch(
+                batchID: try batchID.required("batch_id").refusing(),
+                app: AppInfo(id: try app.required("app").refusing().id.required("app.id").refusing()))
+            let list = try reports.required("reports").refusing()
+            if reportCount > maxReports {
+                throw BatchError(
+                    .tooManyReports,
+                    "The batch has \(reportCount) reports; send at most \(maxReports) per batch and split the rest.")
+            }
+            batch.reports = list
+            batch.fillHeader(sentAt: sentAt, app: app, sdk: sdk, installID: installID, decodes: decodes)
+            return batch
+        }
+    }
+
+    /// The members of `app` as read.
+    struct AppFields {
+        var id = Field<String>.absent
+        var version = Field<String>.absent
+        var build = Field<String>.absent
+        var platform = Field<String>.absent
+        var os = Field<String>.absent
+    }
+
+    private mutating func readApp() throws(JSONSyntaxError) -> AppFields {
+        var app = AppFields()
+        try readMembers { reader throws(JSONSyntaxError) in
+            if reader.scanner.lastKeyIs("id"), app.id.isAbsent {
+                app.id = try reader.readString()
+            } else if reader.scanner.lastKeyIs("version"), app.version.isAbsent {
+                app.version = try reader.readString()
+            } else if reader.scanner.lastKeyIs("build"), app.build.isAbsent {
+                app.build = try reader.readString()
+            } else if reader.scanner.lastKeyIs("platform"), app.platform.isAbsent {
+                app.platform = try reader.readString()
+            } else if reader.scanner.lastKeyIs("os"), app.os.isAbsent {
+                app.os = try reader.readString()
+            } else {
+                try reader.scanner.scanValue()
+            }
+        }
+        return app
+    }
+
+    /// The members of `sdk` as read.
+    struct SDKFields {
+        var name = Field<String>.absent
+        var version = Field<String>.absent
+    }
+
+    private mutating func readSDK() throws(JSONSyntaxError) -> SDKFields {
+        var sdk = SDKFields()
+        try readMembers { reader throws(JSONSyntaxError) in
+            if reader.scanner.lastKeyIs("name"), sdk.name.isAbsent {
+                sdk.name = try reader.readString()
+            } else if reader.scanner.lastKeyIs("version"), sdk.version.isAbsent {
+                sdk.version = try reader.readString()
+            } else {
+                try reader.scanner.scanValue()
+            }
+        }
+        return sdk
+    }
+
+    // MARK: Elements
+
+    private mutating func readDecodeCount(_ index: Int) throws(JSONSyntaxError) -> Result<DecodeCount, FieldProblem>? {
+        var endpoint = Field<String>.absent
+        var count = Field<Int>.absent
+        let entry = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
+            try reader.readMembers { reader throws(JSONSyntaxError) in
+                if reader.scanner.lastKeyIs("endpoint"), endpoint.isAbsent {
+                    endpoint = try reader.readString()
+                } else if reader.scanner.lastKeyIs("count"), count.isAbsent {
+                    count = try reader.readInt()
+                } else {
+                    try reader.scanner.scanValue()
+                }
+            }
+        }
+        let field = "decodes[\(index)]"
+        return Result { () throws(FieldProblem) in
+            try entry.required(field).get()
+            return DecodeCount(
+                endpoint: try endpoint.required(field + ".endpoint").get(),
+                count: try count.required(field + ".count").get())
+        }
+    }
+
+    private mutating func readReport(_ index: Int) throws(JSONSyntaxError) -> Result<Report, FieldProblem> {
+        var occurredAt = Field<String>.absent
+        var endpoint = Field<String>.absent
+        var type = Field<String>.absent
+        var path = Field<[PathElement]>.absent
+        var kind = Field<String>.absent
+        var expected = Field<String>.absent
+        var message = Field<String>.absent
+        var snippet = Field<String>.absent
+        var count = Field<Int>.absent
+        let report = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
+            try reader.readMembers { reader throws(JSONSyntaxError) in
+                if reader.scanner.lastKeyIs("occurred_at"), occurredAt.isAbsent {
+                    occurredAt = try reader.readString()
+                } else if reader.scanner.lastKeyIs("endpoint"), endpoint.isAbsent {
+                    endpoint = try reader.readString()
+                } else if reader.scanner.lastKeyIs("type"), type.isAbsent {
+                    type = try reader.readString()
+                } else if reader.scanner.lastKeyIs("path"), path.isAbsent {
+                    path = try reader.readPath()
+                } else if reader.scanner.lastKeyIs("kind"), kind.isAbsent {
+                    kind = try reader.readString()
+                } else if reader.scanner.lastKeyIs("expected"), expected.isAbsent {
+                    expected = try reader.readString()
+                } else if reader.scanner.lastKeyIs("message"), message.isAbsent {
+                    message = try reader.readString()
+                } else if reader.scanner.lastKeyIs("snippet"), snippet.isAbsent {
+                    snippet = try reader.readString()
+                } else if reader.scanner.lastKeyIs("count"), count.isAbsent {
+                    count = try reader.readInt()
+                } else {
+                    try reader.scanner.scanValue()
+                }
+            }
+        }
+        // The field names are only spelled out for a report that has a problem.
+        func at(_ member: String) -> String { member.isEmpty ? "reports[\(index)]" : "reports[\(index)].\(member)" }
+        return Result { () throws(FieldProblem) in
+            try report.required(at("")).get()
+            let time = try occurredAt.required(at("occurred_at")).get()
+            guard let date = RFC3339.date(from: time) else {
+                throw FieldProblem("\(at("occurred_at")): not an RFC 3339 time: \(time)")
+            }
+            let endpoint = try endpoint.required(at("endpoint")).get()
+            let type = try type.optional(at("type")).get()
+            let path = try path.required(at("path")).get()
+            let kindName = try kind.required(at("kind")).get()
+            guard let kind = ReportKind(rawValue: kindName) else {
+                throw FieldProblem("\(at("kind")): unknown kind '\(kindName)'")
+            }
+            return Report(
+                occurredAt: date, endpoint: endpoint, type: type, path: path, kind: kind,
+                expected: try expected.optional(at("expected")).get(),
+                message: try message.optional(at("message")).get(),
+                snippet: try snippet.optional(at("snippet")).get(), count: try count.optional(at("count")).get() ?? 1)
+        }
+    }
+
+    /// Reads `path`: each element an object key (a string) or an array index (a whole number from 0).
+    private mutating func readPath() throws(JSONSyntaxError) -> Field<[PathElement]> {
+        var problem: (at: String, text: String)?
+        let elements = try readArray { reader, index throws(JSONSyntaxError) -> PathElement? in
+            let element: PathElement?
+            switch reader.scanner.valueKind {
+            case .string:
+                element = .key(try reader.scanner.readString())
+            case .number:
+                element = try reader.scanner.readInt().map { number in
+                    if number < 0, problem == nil {
+                        problem = ("[\(index)]", "an array index must not be negative, got \(number)")
+                    }
+                    return .index(number)
+                }
+            default:
+                try reader.scanner.scanValue()
+                element = nil
+            }
+            if element == nil, problem == nil {
+                problem = ("[\(index)]", "expected an object key (string) or an array index (non-negative integer)")
+            }
+            return element
+        }
+        if let problem, case .value = elements { return .wrong(at: problem.at, problem.text) }
+        return elements
+    }
+
+    // MARK: Values
+
+    private mutating func readString() throws(JSONSyntaxError) -> Field<String> {
+        switch scanner.valueKind {
+        case .string: return .value(try scanner.readString())
+        case .null: return try skip(.null)
+        default: return try skip(.wrong(at: "", "expected a string"))
+        }
+    }
+
+    private mutating func readInt() throws(JSONSyntaxError) -> Field<Int> {
+        switch scanner.valueKind {
+        case .number:
+            let start = scanner.index
+            if let number = try scanner.readInt() { return .value(number) }
+            let written = scanner.text(from: start, to: scanner.index, escaped: false)
+            return .wrong(at: "", "expected a whole number that fits in 64 bits, got \(written.prefix(40))")
+        case .null: return try skip(.null)
+        default: return try skip(.wrong(at: "", "expected an integer"))
+        }
+    }
+
+    /// Reads an object with `body`, or notes that the value is `null` or of another type.
+    private mutating func readObject<Value>(
+        expected: String, _ body: (inout Self) throws(JSONSyntaxError) -> Value
+    ) throws(JSONSyntaxError) -> Field<Value> {
+        switch scanner.valueKind {
+        case .object: return .value(try body(&self))
+        case .null: return try skip(.null)
+        default: return try skip(.wrong(at: "", expected))
+        }
+    }
+
+    /// Calls `member` with the cursor on each member's value; the cursor is on the object's `{`.
+    private mutating func readMembers(_ member: (inout Self) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
+        guard try scanner.enterContainer() else { return }
+        repeat { try member(&self) } while try scanner.continueContainer()
+    }
+
+    /// Reads an array with `element` (which returns `nil` for an element it does not keep), or notes that the
+    /// value is `null` or of another type.
+    private mutating func readArray<Element>(
+        _ element: (inout Self, Int) throws(JSONSyntaxError) -> Element?
+    ) throws(JSONSyntaxError) -> Field<[Element]> {
+        switch scanner.valueKind {
+        case .array: break
+        case .null: return try skip(.null)
+        default: return try skip(.wrong(at: "", "expected an array"))
+        }
+        var elements: [Element] = []
+        guard try scanner.enterContainer() else { return .value(elements) }
+        var index = 0
+        repeat {
+            if let next = try element(&self, index) { elements.append(next) }
+            index += 1
+        } while try scanner.continueContainer()
+        return .value(elements)
+    }
+
+    /// Skips the value under the cursor, checking it, and returns `field`.
+    private mutating func skip<Value>(_ field: Field<Value>) throws(JSONSyntaxError) -> Field<Value> {
+        try scanner.scanValue()
+        return field
+    }
+}
+
+/// What one member of an object held, as far as its reader cares.
+enum Field<Value> {
+    case absent
+    case null
+    case value(Value)
+    /// A value of the wrong type or form: where below the field (`""` or `[2]`) and what was expected.
+    case wrong(at: String, String)
+
+    var isAbsent: Bool {
+        if case .absent = self { return true }
+        return false
+    }
+
+    /// The value of a field SPEC §1 requires.
+    func required(_ name: String) -> Result<Value, FieldProblem> {
+        switch self {
+        case .value(let value): .success(value)
+        case .absent: .failure(FieldProblem("\(name): required field is missing"))
+        case .null: .failure(FieldProblem("\(name): must not be null"))
+        case .wrong(let at, let text): .failure(FieldProblem("\(name)\(at): \(text)"))
+        }
+    }
+
+    /// The value of an optional field: absent and `null` both mean none.
+    func optional(_ name: String) -> Result<Value?, FieldProblem> {
+        switch self {
+        case .value(let value): .success(value)
+        case .absent, .null: .success(nil)
+        case .wrong(let at, let text): .failure(FieldProblem("\(name)\(at): \(text)"))
+        }
+    }
+}
+
+extension Result where Failure == FieldProblem {
+    /// The value, or the problem as a batch-level refusal (for `batch_id`, `app` and `reports`).
+    func refusing() throws(BatchError) -> Success {
+        switch self {
+        case .success(let value): value
+        case .failure(let problem): throw BatchError(.invalidBatch, problem.text)
+        }
+    }
+}
+
+extension IncomingBatch {
+    /// Fills the optional header fields; a value of the wrong type is dropped with a warning.
+    fileprivate mutating func fillHeader(
+        sentAt: Field<String>, app: Field<BatchDecoder.AppFields>, sdk: Field<BatchDecoder.SDKFields>,
+        installID: Field<String>, decodes: Field<[Result<DecodeCount, FieldProblem>]>
+    ) {
+        func optional(_ field: Field<String>, _ name: String) -> String? {
+            if case .wrong = field { warnings.append("\(name): expected a string; dropped") }
+            return (try? field.optional(name).get()) ?? nil
+        }
+        if let sent = optional(sentAt, "sent_at") {
+            if let date = RFC3339.date(from: sent) {
+                self.sentAt = date
+            } else {
+                warnings.append("sent_at: '\(sent.prefix(40))' is not an RFC 3339 time; dropped")
+            }
+        }
+        if case .value(let fields) = app {
+            self.app.version = optional(fields.version, "app.version")
+            self.app.build = optional(fields.build, "app.build")
+            self.app.platform = optional(fields.platform, "app.platform")
+            self.app.os = optional(fields.os, "app.os")
+        }
+        switch sdk {
+        case .value(let fields):
+            self.sdk = SDKInfo(
+                name: optional(fields.name, "sdk.name"), version: optional(fields.version, "sdk.version"))
+        case .wrong: warnings.append("sdk: expected an object; dropped")
+        case .absent, .null: break
+        }
+        self.installID = optional(installID, "install_id")
+        switch decodes {
+        case .value(let entries): self.decodes = entries
+        case .wrong: warnings.append("decodes: expected an array of {endpoint, count}; dropped")
+        case .absent, .null: break
+        }
+    }
+}
