@@ -15,9 +15,13 @@ extension GroupKey {
             bytes.append(contentsOf: part.utf8)
             bytes.append(0)
         }
-        return SHA256.hash(data: bytes).prefix(16).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 32) { text in
+            for (offset, byte) in SHA256.hash(data: bytes).prefix(16).enumerated() {
+                text[2 * offset] = digits[Int(byte >> 4)]
+                text[2 * offset + 1] = digits[Int(byte & 0x0F)]
+            }
+            return 32
+        }
     }
 }

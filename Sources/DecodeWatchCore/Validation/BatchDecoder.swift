@@ -199,7 +199,7 @@ struct BatchDecoder {
     }
 
     private mutating func readReport(_ index: Int) throws(JSONSyntaxError) -> Result<Report, FieldProblem> {
-        var occurredAt = Field<String>.absent
+        var occurredAt = Field<Date>.absent
         var endpoint = Field<String>.absent
         var type = Field<String>.absent
         var path = Field<[PathElement]>.absent
@@ -211,7 +211,7 @@ struct BatchDecoder {
         let report = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
             try reader.readMembers { reader throws(JSONSyntaxError) in
                 if reader.scanner.lastKeyIs("occurred_at"), occurredAt.isAbsent {
-                    occurredAt = try reader.readString()
+                    occurredAt = try reader.readTime()
                 } else if reader.scanner.lastKeyIs("endpoint"), endpoint.isAbsent {
                     endpoint = try reader.readString()
                 } else if reader.scanner.lastKeyIs("type"), type.isAbsent {
@@ -237,10 +237,7 @@ struct BatchDecoder {
         func at(_ member: String) -> String { member.isEmpty ? "reports[\(index)]" : "reports[\(index)].\(member)" }
         return Result { () throws(FieldProblem) in
             try report.required(at("")).get()
-            let time = try occurredAt.required(at("occurred_at")).get()
-            guard let date = RFC3339.date(from: time) else {
-                throw FieldProblem("\(at("occurred_at")): not an RFC 3339 time: \(time)")
-            }
+            let date = try occurredAt.required(at("occurred_at")).get()
             let endpoint = try endpoint.required(at("endpoint")).get()
             let type = try type.optional(at("type")).get()
             let path = try path.required(at("path")).get()
@@ -289,6 +286,24 @@ struct BatchDecoder {
     private mutating func readString() throws(JSONSyntaxError) -> Field<String> {
         switch scanner.valueKind {
         case .string: return .value(try scanner.readString())
+        case .null: return try skip(.null)
+        default: return try skip(.wrong(at: "", "expected a string"))
+        }
+    }
+
+    /// Reads an RFC 3339 time, parsed from the body's bytes unless it holds an escape.
+    private mutating func readTime() throws(JSONSyntaxError) -> Field<Date> {
+        switch scanner.valueKind {
+        case .string:
+            let start = scanner.index &+ 1
+            let escaped = try scanner.scanString()
+            let stop = scanner.index &- 1
+            let date =
+                escaped
+                ? RFC3339.date(from: scanner.text(from: start, to: stop, escaped: true))
+                : RFC3339.date(utf8: UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<stop]))
+            if let date { return .value(date) }
+            return .wrong(at: "", "not an RFC 3339 time: \(scanner.text(from: start, to: stop, escaped: escaped))")
         case .null: return try skip(.null)
         default: return try skip(.wrong(at: "", "expected a string"))
         }

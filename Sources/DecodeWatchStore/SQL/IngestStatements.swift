@@ -43,11 +43,12 @@ struct IngestStatements {
     init(_ batches: [BatchAggregate], dialect: SQLDialect) {
         self.dialect = dialect
         receivedAt = batches.map(\.receivedAt).max() ?? Date()
+        // A group's id is a SHA-256: worked out once per delta, for the fold and both resolutions.
+        let ids = batches.map { $0.groups.map(\.key.id) }
         var folded: [String: GroupRow] = [:]
-        for batch in batches {
-            for delta in batch.groups {
-                folded[delta.key.id, default: GroupRow(delta, version: batch.version)].fold(
-                    delta, version: batch.version)
+        for (batch, ids) in zip(batches, ids) {
+            for (delta, id) in zip(batch.groups, ids) {
+                folded[id, default: GroupRow(delta, version: batch.version)].fold(delta, version: batch.version)
             }
         }
         let groups = folded.sorted { $0.key < $1.key }
@@ -79,7 +80,7 @@ struct IngestStatements {
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
                 RETURNING group_id, state, resolved_at
                 """)
-        rollups = Rollup.allCases.flatMap { Self.rollups(of: batches, in: $0, dialect: dialect) }
+        rollups = Rollup.allCases.flatMap { Self.rollups(of: batches, ids: ids, in: $0, dialect: dialect) }
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -102,17 +103,17 @@ struct IngestStatements {
     }
 
     /// The upserts of one resolution's rollups: counts, versions, installs, expected types and decodes.
-    private static func rollups(of batches: [BatchAggregate], in rollup: Rollup, dialect: SQLDialect)
-        -> [SQLStatement]
-    {
+    /// - Parameter ids: the group id of each delta of each batch.
+    private static func rollups(
+        of batches: [BatchAggregate], ids: [[String]], in rollup: Rollup, dialect: SQLDialect
+    ) -> [SQLStatement] {
         var counts: [Cell: Int] = [:]
         var versions: [Cell: Int] = [:]
         var installs: Set<Cell> = []
         var expected: [Cell: Int] = [:]
         var decodes: [Cell: Int] = [:]
-        for batch in batches {
-            for delta in batch.groups {
-                let id = delta.key.id
+        for (batch, ids) in zip(batches, ids) {
+            for (delta, id) in zip(batch.groups, ids) {
                 for (minute, count) in delta.minutes {
                     let bucket = rollup.bucket(ofMinute: minute)
                     counts[Cell(id, bucket), default: 0] = counts[Cell(id, bucket), default: 0].addingSaturating(count)
@@ -172,7 +173,7 @@ struct IngestStatements {
         stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
             let chunk = rows[start..<min(start + rowsPerStatement, rows.count)]
             let values = chunk.indices.map { row in
-                "(\(dialect.parameters(from: 1 + (row - start) * columns.count, count: columns.count)))"
+                "(\(dialect.parametersInOrder(from: 1 + (row - start) * columns.count, count: columns.count)))"
             }
             return SQLStatement(
                 """

@@ -8,7 +8,14 @@ public enum RFC3339 {
     /// Parses an RFC 3339 date-time with optional fractional seconds and a `Z` or `±hh:mm` offset.
     /// - Returns: the date, or `nil` when the text is not a valid RFC 3339 date-time.
     public static func date(from text: String) -> Date? {
-        parse(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { date(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses the UTF-8 bytes of an RFC 3339 date-time, e.g. straight from a request body, with no copy.
+    /// - Returns: the date, or `nil` when the bytes are not a valid RFC 3339 date-time.
+    public static func date(utf8 bytes: UnsafeRawBufferPointer) -> Date? {
+        parse(bytes)
     }
 
     /// Formats a date in UTC, with milliseconds only when they are not zero.
@@ -26,7 +33,7 @@ public enum RFC3339 {
         return text + "Z"
     }
 
-    private static func parse(_ b: [UInt8]) -> Date? {
+    private static func parse(_ b: UnsafeRawBufferPointer) -> Date? {
         // YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)
         guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20,
             b[13] == 0x3A, b[16] == 0x3A,
@@ -67,7 +74,7 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
-    private static func digits(_ b: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func digits(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int? {
         var value = 0
         for i in start..<(start + count) {
             let c = b[i]
