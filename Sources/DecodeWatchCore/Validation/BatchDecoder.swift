@@ -189,12 +189,11 @@ struct BatchDecoder {
                 }
             }
         }
-        let field = "decodes[\(index)]"
         return Result { () throws(FieldProblem) in
-            try entry.required(field).get()
+            try entry.required("decodes[\(index)]").get()
             return DecodeCount(
-                endpoint: try endpoint.required(field + ".endpoint").get(),
-                count: try count.required(field + ".count").get())
+                endpoint: try endpoint.required("decodes[\(index)].endpoint").get(),
+                count: try count.required("decodes[\(index)].count").get())
         }
     }
 
@@ -233,7 +232,6 @@ struct BatchDecoder {
                 }
             }
         }
-        // The field names are only spelled out for a report that has a problem.
         func at(_ member: String) -> String { member.isEmpty ? "reports[\(index)]" : "reports[\(index)].\(member)" }
         return Result { () throws(FieldProblem) in
             try report.required(at("")).get()
@@ -379,21 +377,23 @@ enum Field<Value> {
     }
 
     /// The value of a field SPEC §1 requires.
-    func required(_ name: String) -> Result<Value, FieldProblem> {
+    /// - Parameter name: the field's name, e.g. `reports[3].count`; only spelled out for a problem.
+    func required(_ name: @autoclosure () -> String) -> Result<Value, FieldProblem> {
         switch self {
         case .value(let value): .success(value)
-        case .absent: .failure(FieldProblem("\(name): required field is missing"))
-        case .null: .failure(FieldProblem("\(name): must not be null"))
-        case .wrong(let at, let text): .failure(FieldProblem("\(name)\(at): \(text)"))
+        case .absent: .failure(FieldProblem("\(name()): required field is missing"))
+        case .null: .failure(FieldProblem("\(name()): must not be null"))
+        case .wrong(let at, let text): .failure(FieldProblem("\(name())\(at): \(text)"))
         }
     }
 
     /// The value of an optional field: absent and `null` both mean none.
-    func optional(_ name: String) -> Result<Value?, FieldProblem> {
+    /// - Parameter name: the field's name, e.g. `reports[3].type`; only spelled out for a problem.
+    func optional(_ name: @autoclosure () -> String) -> Result<Value?, FieldProblem> {
         switch self {
         case .value(let value): .success(value)
         case .absent, .null: .success(nil)
-        case .wrong(let at, let text): .failure(FieldProblem("\(name)\(at): \(text)"))
+        case .wrong(let at, let text): .failure(FieldProblem("\(name())\(at): \(text)"))
         }
     }
 }
