@@ -7,15 +7,16 @@ import Foundation
 /// Batches that arrive together touch the same groups and buckets: folded first, they write each row
 /// once. Every count is an addition saturating at ``StoredCount/max``, so writers sharing a database stay
 /// exact. Rows are written sorted (batches, then groups by id, then bucket, then value) and tables in a
-/// fixed order, so concurrent PostgreSQL transactions take their row locks in one order and never
-/// deadlock. Rows go in multi-row `VALUES`, a few round trips per commit rather than one per row.
+/// fixed order (per resolution: installs, counts, folds into sketches, versions, expected types, decodes), so
+/// concurrent PostgreSQL transactions take their row locks in one order and never deadlock. Rows go in
+/// multi-row `VALUES`, a few round trips per commit rather than one per row.
 struct IngestStatements {
     /// Upserts the groups; each returns the id, state and resolution time of the row it wrote.
     let groups: [SQLStatement]
     /// The ids the group upserts must return, sorted.
     let groupIDs: [String]
-    /// The hourly and per-minute rollups, installs and decode counts.
-    let rollups: [SQLStatement]
+    /// The batches of the commit, each stored for the first time.
+    private let batches: [BatchAggregate]
     /// The latest report of each group in the commit, and the version of the batch that sent it.
     private let latest: [String: (seen: Date, version: String)]
     /// When the last batch of the commit was received: the time a regression is recorded at.
@@ -42,6 +43,7 @@ struct IngestStatements {
     /// Folds the batches of a commit, each stored for the first time.
     init(_ batches: [BatchAggregate], dialect: SQLDialect) {
         self.dialect = dialect
+        self.batches = batches
         receivedAt = batches.map(\.receivedAt).max() ?? Date()
         var folded: [String: GroupRow] = [:]
         for batch in batches {
@@ -79,7 +81,6 @@ struct IngestStatements {
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
                 RETURNING group_id, state, resolved_at
                 """)
-        rollups = Rollup.allCases.flatMap { Self.rollups(of: batches, in: $0, dialect: dialect) }
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -101,9 +102,19 @@ struct IngestStatements {
         }
     }
 
-    /// The upserts of one resolution's rollups: counts, versions, installs, expected types and decodes.
-    private static func rollups(of batches: [BatchAggregate], in rollup: Rollup, dialect: SQLDialect)
-        -> [SQLStatement]
+    /// The hourly and per-minute rollups, installs and decode counts: a chain, because how many installs
+    /// each cell gained decides which cells fold into sketches (``CellWrites``).
+    func rollups() throws -> SQLStep<Void> {
+        let (batches, dialect) = (self.batches, self.dialect)
+        return try Self.rollups(of: batches, in: .hour, dialect: dialect).then { _ in
+            try Self.rollups(of: batches, in: .minute, dialect: dialect)
+        }
+    }
+
+    /// The writes of one resolution's rollups: installs and counts (``CellWrites``), then versions, expected
+    /// types and decodes.
+    private static func rollups(of batches: [BatchAggregate], in rollup: Rollup, dialect: SQLDialect) throws
+        -> SQLStep<Void>
     {
         var counts: [Cell: Int] = [:]
         var versions: [Cell: Int] = [:]
@@ -134,22 +145,21 @@ struct IngestStatements {
             tally.sorted { $0.key < $1.key }.map { values($0.key) + [.integer(StoredCount.clamp($0.value))] }
         }
         let bucket = rollup.column
-        return add(
-            into: rollup.groupCounts, columns: ["group_id", bucket],
-            rows: rows(counts) { [.text($0.id), .integer($0.bucket)] }, dialect: dialect)
-            + add(
+        let cells = CellWrites(
+            rollup: rollup, dialect: dialect,
+            installs: installs.sorted().map { (CellKey($0.id, $0.bucket), $0.install) },
+            counts: counts.sorted { $0.key < $1.key }.map { (CellKey($0.key.id, $0.key.bucket), $0.value) })
+        let others =
+            add(
                 into: rollup.versions, columns: ["group_id", bucket, "version"],
                 rows: rows(versions) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
-            + insert(
-                into: rollup.installs, columns: ["group_id", bucket, "install_hash"],
-                rows: installs.sorted().map { [.text($0.id), .integer($0.bucket), .integer($0.install)] },
-                dialect: dialect, then: "ON CONFLICT (group_id, \(bucket), install_hash) DO NOTHING")
             + add(
                 into: rollup.expected, columns: ["group_id", bucket, "expected"],
                 rows: rows(expected) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
             + add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket],
                 rows: rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket)] }, dialect: dialect)
+        return try cells.step().then { _ in try .runAll(others) { _ in .done(()) } }
     }
 
     /// Upserts rows of `key columns…, count`, adding each count to the stored one.
@@ -166,7 +176,7 @@ struct IngestStatements {
 
     /// Inserts rows in statements of at most ``rowsPerStatement`` rows, in order.
     /// - Parameter then: the `ON CONFLICT` clause and whatever follows it.
-    private static func insert(
+    static func insert(
         into table: String, columns: [String], rows: [[SQLValue]], dialect: SQLDialect, then: String
     ) -> [SQLStatement] {
         stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
