@@ -2,7 +2,7 @@ import DecodeWatchCore
 import Foundation
 
 /// What the periodic digest needs from storage beyond ``ReportStore``: hourly series, lifecycles,
-/// exact totals, the once-per-period delivery record and auto-resolve.
+/// totals, the once-per-period delivery record and auto-resolve.
 ///
 /// A separate protocol so that ``ReportStore`` keeps its requirements; every backend that serves
 /// digests conforms to both. Times are passed in by the caller (no clock inside storage), so tests
@@ -20,7 +20,8 @@ public protocol DigestStore: ReportStore {
     /// - Parameter groups: the group ids; unknown ids are absent from the answer.
     func lifecycles(groups: [String]) async throws -> [String: GroupLifecycle]
 
-    /// Exact totals over every group in a window (hourly rollups, like ``ReportStore/fields(_:)``).
+    /// Totals over every group in a window (hourly rollups, like ``ReportStore/fields(_:)``): exact, but for
+    /// installs, estimated within 2 % once a bucket of the window has more than 1,000 (SPEC §3).
     /// - Parameters:
     ///   - app: only this app, or every app.
     ///   - since: start, inclusive.

@@ -176,6 +176,7 @@ public final class PostgresReportStore: SQLStore, Service {
             case .null: bindings.appendNull()
             case .integer(let integer): bindings.append(integer)
             case .text(let text): bindings.append(text)
+            case .blob(let data): try bindings.append(data)
             }
         }
         var columns: [String: Int]?
@@ -190,12 +191,13 @@ public final class PostgresReportStore: SQLStore, Service {
         return records
     }
 
-    /// A cell as a backend-neutral value; the schema only holds `BIGINT` and `TEXT`.
+    /// A cell as a backend-neutral value; the schema only holds `BIGINT`, `TEXT` and `BYTEA`.
     private static func value(_ cell: PostgresCell) throws -> SQLValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
         case .text, .varchar, .name, .bpchar: return .text(try cell.decode(String.self))
+        case .bytea: return .blob(try cell.decode(Data.self))
         default: throw StoreError.unexpectedValue(cell.columnName)
         }
     }

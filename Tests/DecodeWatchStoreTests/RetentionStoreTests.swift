@@ -68,6 +68,28 @@ struct RetentionStoreTests {
         }
     }
 
+    @Test(
+        "install sketches before the horizon are deleted with their cells; recent ones stay",
+        arguments: StoreBackend.allCases)
+    func deletesExpiredInstallSketches(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            for (time, ids) in [("2026-08-01T00:15:00Z", 0..<1500), ("2026-11-21T09:00:00Z", 1500..<3000)] {
+                let batches = try ids.map { try StoreFixture.batch(at: time, install: "install-\($0)") }
+                _ = try await fixture.store.ingest(batches)
+            }
+            for table in ["group_hour_install_sketches", "group_minute_install_sketches"] {
+                #expect(try await fixture.database.count(table) == 2, "\(table)")
+            }
+            while try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 4) > 0
+            {}
+            for table in ["group_hour_install_sketches", "group_minute_install_sketches"] {
+                #expect(try await fixture.database.count(table) == 1, "\(table)")
+            }
+            let installs = try #require(try await fixture.store.fields(Self.allTime).fields.first?.installs)
+            #expect(abs(installs - 1500) <= 30, "\(installs)")
+        }
+    }
+
     @Test("ingest while retention runs stays exact", arguments: StoreBackend.allCases)
     func ingestDuringRetention(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in

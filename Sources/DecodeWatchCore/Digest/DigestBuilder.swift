@@ -14,9 +14,9 @@ public struct DigestInput: Sendable {
     public var hourly: [String: [Int64: Int]]
     /// The stored lifecycle of every group of the two summaries.
     public var lifecycles: [String: GroupLifecycle]
-    /// Exact totals of the period.
+    /// Totals of the period.
     public var currentTotals: DigestWindowTotals
-    /// Exact totals of the previous period.
+    /// Totals of the previous period.
     public var previousTotals: DigestWindowTotals
 
     /// Creates an input.
@@ -36,13 +36,13 @@ public struct DigestInput: Sendable {
     }
 }
 
-/// Exact counts over every group in one window.
+/// Counts over every group in one window, all exact but installs (see ``installs``).
 public struct DigestWindowTotals: Sendable, Hashable {
     /// Sum of failures.
     public var count: Int
     /// Groups with at least one failure.
     public var groups: Int
-    /// Distinct installs with at least one failure.
+    /// Distinct installs with at least one failure; an estimate within 2 % above 1,000 (SPEC §3).
     public var installs: Int
     /// Endpoints with at least one failure.
     public var endpoints: Int

@@ -50,7 +50,7 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     public var expected: String?
     /// Sum of report counts in the window.
     public var count: Int
-    /// Distinct installs in the window.
+    /// Distinct installs in the window; an estimate within 2 % above 1,000 (SPEC §3).
     public var installs: Int
     /// `count` ÷ decodes of the endpoint in the window; `nil` when no decodes were reported.
     public var rate: Double?

@@ -234,6 +234,31 @@ enum SQLiteMigrations {
             // endpoint's every hour kept.
             try db.execute(sql: "CREATE INDEX endpoint_hours_on_hour ON endpoint_hours (hour, app_id, endpoint, count)")
         }
+        migrator.registerMigration("addInstallSketches") { db in
+            // A cell keeps at most 1,000 install hashes; past that they fold into a HyperLogLog sketch. Each
+            // cell counts the hashes it kept since its last fold in `exact_installs`. Cells written before
+            // this migration count from 0 (no backfill, which would rewrite every cell of a large database):
+            // their older hashes still count exactly and expire with retention.
+            try db.execute(
+                sql: """
+                    ALTER TABLE group_hours ADD COLUMN exact_installs INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE group_minutes ADD COLUMN exact_installs INTEGER NOT NULL DEFAULT 0;
+
+                    CREATE TABLE group_hour_install_sketches (
+                        group_id TEXT NOT NULL,
+                        hour INTEGER NOT NULL,
+                        sketch BLOB NOT NULL,
+                        PRIMARY KEY (group_id, hour)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE group_minute_install_sketches (
+                        group_id TEXT NOT NULL,
+                        minute INTEGER NOT NULL,
+                        sketch BLOB NOT NULL,
+                        PRIMARY KEY (group_id, minute)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

@@ -7,15 +7,17 @@ import Foundation
 /// Batches that arrive together touch the same groups and buckets: folded first, they write each row
 /// once. Every count is an addition saturating at ``StoredCount/max``, so writers sharing a database stay
 /// exact. Rows are written sorted (batches, then groups by id, then bucket, then value) and tables in a
-/// fixed order, so concurrent PostgreSQL transactions take their row locks in one order and never
-/// deadlock. Rows go in multi-row `VALUES`, a few round trips per commit rather than one per row.
+/// fixed order (per resolution: installs, counts, folds into sketches, versions, expected types, decodes), so
+/// concurrent PostgreSQL transactions take their row locks in one order and never deadlock. Rows go in
+/// multi-row `VALUES`, a few round trips per commit rather than one per row.
 struct IngestStatements {
     /// Upserts the groups; each returns the id, state and resolution time of the row it wrote.
     let groups: [SQLStatement]
     /// The ids the group upserts must return, sorted.
     let groupIDs: [String]
-    /// The hourly and per-minute rollups, installs and decode counts.
-    let rollups: [SQLStatement]
+    /// Each resolution's install and count writes, then its other rollup upserts, folded before the
+    /// transaction: hourly first, then per minute.
+    private let rollupWrites: [(cells: CellWrites, others: [SQLStatement])]
     /// The latest report of each group in the commit, and the version of the batch that sent it.
     private let latest: [String: (seen: Date, version: String)]
     /// When the last batch of the commit was received: the time a regression is recorded at.
@@ -80,7 +82,7 @@ struct IngestStatements {
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
                 RETURNING group_id, state, resolved_at
                 """)
-        rollups = Rollup.allCases.flatMap { Self.rollups(of: batches, ids: ids, in: $0, dialect: dialect) }
+        rollupWrites = Rollup.allCases.map { Self.rollupWrites(of: batches, ids: ids, in: $0, dialect: dialect) }
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -102,11 +104,21 @@ struct IngestStatements {
         }
     }
 
-    /// The upserts of one resolution's rollups: counts, versions, installs, expected types and decodes.
+    /// The hourly and per-minute rollups, installs and decode counts: a chain, because how many installs
+    /// each cell gained decides which cells fold into sketches (``CellWrites``).
+    func rollups() throws -> SQLStep<Void> {
+        // Built from the last resolution back, so that each one's chain ends by starting the next.
+        try rollupWrites.reversed().reduce(SQLStep<Void>.done(())) { next, writes in
+            try writes.cells.step().then { _ in try .runAll(writes.others) { _ in next } }
+        }
+    }
+
+    /// The writes of one resolution's rollups: installs and counts (``CellWrites``), then versions, expected
+    /// types and decodes.
     /// - Parameter ids: the group id of each delta of each batch.
-    private static func rollups(
+    private static func rollupWrites(
         of batches: [BatchAggregate], ids: [[String]], in rollup: Rollup, dialect: SQLDialect
-    ) -> [SQLStatement] {
+    ) -> (cells: CellWrites, others: [SQLStatement]) {
         var counts: [Cell: Int] = [:]
         var versions: [Cell: Int] = [:]
         var installs: Set<Cell> = []
@@ -135,22 +147,21 @@ struct IngestStatements {
             tally.sorted { $0.key < $1.key }.map { values($0.key) + [.integer(StoredCount.clamp($0.value))] }
         }
         let bucket = rollup.column
-        return add(
-            into: rollup.groupCounts, columns: ["group_id", bucket],
-            rows: rows(counts) { [.text($0.id), .integer($0.bucket)] }, dialect: dialect)
-            + add(
+        let cells = CellWrites(
+            rollup: rollup, dialect: dialect,
+            installs: installs.sorted().map { (CellKey($0.id, $0.bucket), $0.install) },
+            counts: counts.sorted { $0.key < $1.key }.map { (CellKey($0.key.id, $0.key.bucket), $0.value) })
+        let others =
+            add(
                 into: rollup.versions, columns: ["group_id", bucket, "version"],
                 rows: rows(versions) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
-            + insert(
-                into: rollup.installs, columns: ["group_id", bucket, "install_hash"],
-                rows: installs.sorted().map { [.text($0.id), .integer($0.bucket), .integer($0.install)] },
-                dialect: dialect, then: "ON CONFLICT (group_id, \(bucket), install_hash) DO NOTHING")
             + add(
                 into: rollup.expected, columns: ["group_id", bucket, "expected"],
                 rows: rows(expected) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
             + add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket],
                 rows: rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket)] }, dialect: dialect)
+        return (cells, others)
     }
 
     /// Upserts rows of `key columns…, count`, adding each count to the stored one.
@@ -167,7 +178,7 @@ struct IngestStatements {
 
     /// Inserts rows in statements of at most ``rowsPerStatement`` rows, in order.
     /// - Parameter then: the `ON CONFLICT` clause and whatever follows it.
-    private static func insert(
+    static func insert(
         into table: String, columns: [String], rows: [[SQLValue]], dialect: SQLDialect, then: String
     ) -> [SQLStatement] {
         stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in

@@ -20,13 +20,15 @@ enum Rollup: CaseIterable {
     var versions: String { "group_\(column)_versions" }
     /// Report counts per group, bucket and expected type.
     var expected: String { "group_\(column)_expected" }
-    /// Install hashes per group and bucket.
+    /// Install hashes per group and bucket, kept exactly up to ``InstallFold/limit`` per cell.
     var installs: String { "group_\(column)_installs" }
+    /// A HyperLogLog sketch per group and bucket, for the cells whose installs went past ``InstallFold/limit``.
+    var installSketches: String { "group_\(column)_install_sketches" }
     /// Decode counts per app, endpoint and bucket.
     var endpointCounts: String { "endpoint_\(column)s" }
 
     /// The tables hanging on a group's cells, children before ``groupCounts``.
-    var cellTables: [String] { [versions, expected, installs, groupCounts] }
+    var cellTables: [String] { [versions, expected, installs, installSketches, groupCounts] }
 
     /// The bucket of this resolution a minute falls in.
     func bucket(ofMinute minute: Int64) -> Int64 {

@@ -8,6 +8,8 @@ package enum SQLValue: Sendable, Hashable {
     case integer(Int64)
     /// Text.
     case text(String)
+    /// Bytes (`BLOB` in SQLite, `bytea` in PostgreSQL).
+    case blob(Data)
 
     /// Text, or `NULL` for `nil`.
     package init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
@@ -58,7 +60,7 @@ package struct SQLRecord: Sendable {
         switch self[column] {
         case .null: return nil
         case .text(let text): return text
-        case .integer: throw StoreError.unexpectedValue(column)
+        case .integer, .blob: throw StoreError.unexpectedValue(column)
         }
     }
 
@@ -68,8 +70,15 @@ package struct SQLRecord: Sendable {
         switch self[column] {
         case .null: return nil
         case .integer(let integer): return integer
-        case .text: throw StoreError.unexpectedValue(column)
+        case .text, .blob: throw StoreError.unexpectedValue(column)
         }
+    }
+
+    /// Bytes that are never `NULL`.
+    /// - Throws: ``StoreError`` `unavailable` when the column holds something else.
+    package func blob(_ column: String) throws -> Data {
+        guard case .blob(let data) = self[column] else { throw StoreError.unexpectedValue(column) }
+        return data
     }
 
     /// Text that is never `NULL`.
@@ -131,6 +140,18 @@ package enum SQLStep<Result: Sendable>: Sendable {
         guard let first = statements.first else { return try then(collected) }
         return .run(first) { rows in
             try .runAll(Array(statements.dropFirst()), collected: collected + [rows], then: then)
+        }
+    }
+
+    /// Runs this chain, then the chain `next` makes of its result.
+    /// - Throws: what `next` throws when this chain is already done.
+    package func then<Next: Sendable>(_ next: @escaping @Sendable (Result) throws -> SQLStep<Next>) throws
+        -> SQLStep<Next>
+    {
+        switch self {
+        case .done(let result): return try next(result)
+        case .run(let statement, let continuation):
+            return .run(statement) { rows in try continuation(rows).then(next) }
         }
     }
 }

@@ -57,14 +57,35 @@ extension SQLStore {
             WHERE i.\(window)
             """,
             arguments)
-        let step = try SQLStep<DigestWindowTotals>.runAll([counts, installs]) { results in
-            guard let counts = results[0].first, let installs = results[1].first else {
+        let sketches = SQLStatement(
+            """
+            SELECT s.group_id, s.sketch
+            FROM group_hour_install_sketches s JOIN groups g ON g.group_id = s.group_id
+            WHERE s.\(window)
+            """,
+            arguments)
+        // With a sketch in the window, every group's installs are estimated together: they overlap.
+        let hashes = SQLStatement(
+            """
+            SELECT DISTINCT i.install_hash
+            FROM group_hour_installs i JOIN groups g ON g.group_id = i.group_id
+            WHERE i.\(window)
+            """,
+            arguments)
+        let step = try SQLStep<DigestWindowTotals>.runAll([counts, installs, sketches]) { results in
+            guard let counts = results[0].first, let exact = results[1].first else {
                 throw StoreError(.unavailable, "The database returned no totals.")
             }
-            return .done(
-                DigestWindowTotals(
-                    count: try counts.count("total"), groups: try counts.count("groups"),
-                    installs: try installs.count("installs"), endpoints: try counts.count("endpoints")))
+            let totals = DigestWindowTotals(
+                count: try counts.count("total"), groups: try counts.count("groups"),
+                installs: try exact.count("installs"), endpoints: try counts.count("endpoints"))
+            guard !results[2].isEmpty else { return .done(totals) }
+            return .run(hashes) { hashes in
+                var estimated = totals
+                estimated.installs =
+                    try InstallSketches.estimates(sketches: results[2], hashes: hashes) { _ in "" }[""] ?? 0
+                return .done(estimated)
+            }
         }
         return try await perform(step, access: .read)
     }

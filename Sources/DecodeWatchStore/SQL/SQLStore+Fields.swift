@@ -8,8 +8,7 @@ extension SQLStore {
             guard !groups.isEmpty else {
                 return .done(FieldsSummary(since: query.since, until: query.until, fields: []))
             }
-            let facts = try reader.facts(of: groups)
-            return try .runAll(facts.statements) { results in .done(try facts.summary(results)) }
+            return try reader.summary(of: groups)
         }
         return try await perform(step, access: .read)
     }
@@ -20,8 +19,7 @@ extension SQLStore {
         let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
         let step = SQLStep<[FieldSummary]>.run(reader.groups(among: groups)) { rows in
             guard !rows.isEmpty else { return .done([]) }
-            let facts = try reader.facts(of: rows)
-            return try .runAll(facts.statements) { results in .done(try facts.summary(results).fields) }
+            return try reader.summary(of: rows).then { .done($0.fields) }
         }
         return try await perform(step, access: .read)
     }
@@ -30,7 +28,8 @@ extension SQLStore {
 /// The statements of the breaking-fields summary (SPEC §3) and how their rows become one.
 ///
 /// The first statement picks the page of groups from the rollups; the others read the window's
-/// versions, expected types, installs and decode counts of that page only. Every statement binds the
+/// versions, expected types, installs, decode counts and install sketches of that page only (and, when
+/// sketches lie in the window, the kept install hashes of the sketched groups). Every statement binds the
 /// window's buckets (``WindowBuckets``) as parameters 1…6.
 struct FieldsReader {
     let query: FieldsQuery
@@ -169,6 +168,9 @@ struct FieldsReader {
                     """,
                     page),
                 decodes(ofApps: apps),
+                SQLStatement(
+                    "SELECT group_id, sketch FROM \(rows(of: \.installSketches, "group_id, sketch")) r WHERE \(pageOf)",
+                    page),
             ])
     }
 }
@@ -177,15 +179,14 @@ struct FieldsReader {
 struct WindowFacts {
     let query: FieldsQuery
     let groups: [SQLRecord]
-    /// Versions, expected types, installs and decodes, in this order.
+    /// Versions, expected types, exact installs, decodes and install sketches, in this order.
     let statements: [SQLStatement]
 
     /// The summary, from the rows of ``statements``.
-    func summary(_ results: [[SQLRecord]]) throws -> FieldsSummary {
+    /// - Parameter installs: distinct installs per group (``FieldsReader/summary(of:)``).
+    func summary(_ results: [[SQLRecord]], installs: [String: Int]) throws -> FieldsSummary {
         let versions = try Self.sums(results[0])
         let expected = try Self.sums(results[1])
-        var installs: [String: Int] = [:]
-        for row in results[2] { installs[try row.text("group_id")] = try row.count("installs") }
         var decodes: [AppEndpoint: Int] = [:]
         for row in results[3] {
             decodes[AppEndpoint(app: try row.text("app_id"), endpoint: try row.text("endpoint"))] = try row.count(

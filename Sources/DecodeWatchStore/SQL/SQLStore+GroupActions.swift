@@ -226,8 +226,7 @@ extension SQLStore {
             guard !chosen.isEmpty else { return .done((entries, empty)) }
             return .run(reader.groups(among: chosen)) { rows in
                 let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
-                let facts = try reader.facts(of: chosen.compactMap { byID[$0] })
-                return try .runAll(facts.statements) { results in .done((entries, try facts.summary(results))) }
+                return try reader.summary(of: chosen.compactMap { byID[$0] }).then { .done((entries, $0)) }
             }
         }
         return try await perform(step, access: .read)

@@ -29,8 +29,8 @@ extension SQLStore {
                 if let id = statements.groupIDs.first(where: { !written.contains($0) }) {
                     throw StoreError.groupConflict(id)
                 }
-                return try .runAll(try statements.regressions(Array(results.joined())) + statements.rollups) { _ in
-                    .done(outcomes)
+                return try .runAll(try statements.regressions(Array(results.joined()))) { _ in
+                    try statements.rollups().then { _ in .done(outcomes) }
                 }
             }
         }

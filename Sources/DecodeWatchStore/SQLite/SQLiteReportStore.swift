@@ -81,7 +81,8 @@ public final class SQLiteReportStore: SQLStore {
                         case .null: return .null
                         case .int64(let integer): return .integer(integer)
                         case .string(let text): return .text(text)
-                        case .double, .blob: throw StoreError.unexpectedValue(prepared.columnNames[Int(index)])
+                        case .blob(let data): return .blob(data)
+                        case .double: throw StoreError.unexpectedValue(prepared.columnNames[Int(index)])
                         }
                     }))
         }
@@ -100,6 +101,7 @@ extension SQLValue {
         case .null: return .null
         case .integer(let integer): return integer.databaseValue
         case .text(let text): return text.databaseValue
+        case .blob(let data): return data.databaseValue
         }
     }
 }

@@ -267,6 +267,32 @@ enum PostgresMigrations {
                 // endpoint's every hour kept.
                 "CREATE INDEX endpoint_hours_on_hour ON endpoint_hours (hour, app_id, endpoint, count)"
             ]),
+        Migration(
+            version: 10, name: "add_install_sketches",
+            statements: [
+                // A cell keeps at most 1,000 install hashes; past that they fold into a HyperLogLog sketch. Each
+                // cell counts the hashes it kept since its last fold in `exact_installs`. Cells written before
+                // this migration count from 0 (no backfill, which would rewrite every cell of a large database):
+                // their older hashes still count exactly and expire with retention.
+                "ALTER TABLE group_hours ADD COLUMN exact_installs BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE group_minutes ADD COLUMN exact_installs BIGINT NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE group_hour_install_sketches (
+                    group_id TEXT NOT NULL,
+                    hour BIGINT NOT NULL,
+                    sketch BYTEA NOT NULL,
+                    PRIMARY KEY (group_id, hour)
+                )
+                """,
+                """
+                CREATE TABLE group_minute_install_sketches (
+                    group_id TEXT NOT NULL,
+                    minute BIGINT NOT NULL,
+                    sketch BYTEA NOT NULL,
+                    PRIMARY KEY (group_id, minute)
+                )
+                """,
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

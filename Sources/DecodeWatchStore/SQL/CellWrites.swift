@@ -1,0 +1,55 @@
+/// The writes of one resolution's cells for a commit, in this order: the install hashes, the report counts
+/// with how many install hashes each cell gained, then the folding of cells past ``InstallFold/limit``.
+///
+/// Inserting the hashes first lets their `RETURNING` (the hashes new to their cell) feed the count upsert,
+/// which keeps each cell's `exact_installs` tally and returns it: the common commit, far below the limit,
+/// learns which cells to fold without a statement of its own. The count row's lock then orders every writer
+/// of a cell: a second writer's upsert waits for the first's commit and adds to its tally, so the tally and
+/// the fold stay exact with several writers.
+struct CellWrites {
+    let rollup: Rollup
+    let dialect: SQLDialect
+    /// Each cell's install hashes from the commit, sorted.
+    let installs: [(cell: CellKey, hash: Int64)]
+    /// Each cell's report count from the commit, sorted: one per cell the commit touches.
+    let counts: [(cell: CellKey, count: Int)]
+
+    /// The chain of statements.
+    func step() throws -> SQLStep<Void> {
+        let bucket = rollup.column
+        let inserts = IngestStatements.insert(
+            into: rollup.installs, columns: ["group_id", bucket, "install_hash"],
+            rows: installs.map { [.text($0.cell.group), .integer($0.cell.bucket), .integer($0.hash)] },
+            dialect: dialect,
+            then: "ON CONFLICT (group_id, \(bucket), install_hash) DO NOTHING RETURNING group_id, \(bucket) AS bucket")
+        return try .runAll(inserts) { results in
+            var gained: [CellKey: Int64] = [:]
+            for row in results.joined() { gained[try CellKey(row), default: 0] += 1 }
+            return try .runAll(upsertCounts(gained: gained)) { results in
+                let full = try results.joined().filter { try $0.integer("exact_installs") > InstallFold.limit }
+                return try InstallFold(rollup: rollup, dialect: dialect, cells: try full.map(CellKey.init).sorted())
+                    .step()
+            }
+        }
+    }
+
+    /// Adds each cell's report count and the hashes it gained; returns every cell's tally.
+    private func upsertCounts(gained: [CellKey: Int64]) -> [SQLStatement] {
+        let table = rollup.groupCounts
+        return IngestStatements.insert(
+            into: table, columns: ["group_id", rollup.column, "count", "exact_installs"],
+            rows: counts.map {
+                [
+                    .text($0.cell.group), .integer($0.cell.bucket), .integer(StoredCount.clamp($0.count)),
+                    .integer(gained[$0.cell] ?? 0),
+                ]
+            },
+            dialect: dialect,
+            then: """
+                ON CONFLICT (group_id, \(rollup.column)) DO UPDATE
+                SET count = \(dialect.least("\(table).count + excluded.count", String(StoredCount.max))),
+                    exact_installs = \(table).exact_installs + excluded.exact_installs
+                RETURNING group_id, \(rollup.column) AS bucket, exact_installs
+                """)
+    }
+}

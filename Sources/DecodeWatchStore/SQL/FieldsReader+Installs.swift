@@ -1,0 +1,33 @@
+import DecodeWatchCore
+
+extension FieldsReader {
+    /// The summary of a page of groups: its facts (``facts(of:)``) and each group's distinct installs, counted
+    /// exactly while no install sketch lies in the group's window, otherwise estimated (``InstallSketches``).
+    /// - Parameter groups: the rows of ``groups``.
+    func summary(of groups: [SQLRecord]) throws -> SQLStep<FieldsSummary> {
+        let facts = try facts(of: groups)
+        return try .runAll(facts.statements) { results in
+            let exact = Dictionary(
+                try results[2].map { (try $0.text("group_id"), try $0.count("installs")) }, uniquingKeysWith: max)
+            let sketches = results[4]
+            let sketched = Set(try sketches.map { try $0.text("group_id") }).sorted()
+            guard !sketched.isEmpty else { return .done(try facts.summary(results, installs: exact)) }
+            return .run(installHashes(of: sketched)) { hashes in
+                let estimates = try InstallSketches.estimates(sketches: sketches, hashes: hashes) {
+                    try $0.text("group_id")
+                }
+                return .done(try facts.summary(results, installs: exact.merging(estimates) { $1 }))
+            }
+        }
+    }
+
+    /// The distinct install hashes these groups kept in the window, to merge into their sketches.
+    private func installHashes(of groups: [String]) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT DISTINCT group_id, install_hash FROM \(rows(of: \.installs, "group_id, install_hash")) r
+            WHERE group_id IN (\(dialect.parameters(from: 7, count: groups.count)))
+            """,
+            window.arguments + groups.map(SQLValue.text))
+    }
+}

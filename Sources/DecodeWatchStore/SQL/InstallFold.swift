@@ -1,0 +1,52 @@
+import DecodeWatchCore
+
+/// Folds the install hashes of cells past ``limit`` into the cells' HyperLogLog sketches, so that a cell keeps
+/// at most ``limit`` hashes however many installs it sees (SPEC §3 allows an estimate within 2 % above
+/// 1,000).
+///
+/// A folded cell keeps taking the hashes of later commits as rows until it passes the limit again, so folding
+/// costs a few statements per cell once per ``limit`` new hashes, and readers merge the sketch with the rows
+/// (``InstallSketches``). It runs after the cell's count upsert (``CellWrites``), whose row lock orders every
+/// writer of the cell: no other writer can commit hashes of the cell between this reading and deleting them.
+/// The sketch row is still read `FOR UPDATE` on PostgreSQL, in the cells' sorted order, so that the
+/// read-merge-write is safe on its own.
+struct InstallFold {
+    /// The most install hashes a cell keeps as rows; past it the cell's installs are estimated.
+    static let limit: Int64 = 1000
+
+    let rollup: Rollup
+    let dialect: SQLDialect
+    /// The cells to fold, sorted.
+    let cells: [CellKey]
+
+    /// The chain folding every cell in turn.
+    func step() throws -> SQLStep<Void> {
+        try cells.reduce(SQLStep<Void>.done(())) { chain, cell in try chain.then { _ in fold(cell) } }
+    }
+
+    /// Reads the cell's sketch, deletes its hashes, merges them into the sketch, writes it and sets the
+    /// cell's tally of kept hashes to 0.
+    private func fold(_ cell: CellKey) -> SQLStep<Void> {
+        let p = dialect.parameter
+        let (column, key) = (rollup.column, [SQLValue.text(cell.group), .integer(cell.bucket)])
+        let ofCell = "group_id = \(p(1)) AND \(column) = \(p(2))"
+        let read = SQLStatement(
+            "SELECT group_id, sketch FROM \(rollup.installSketches) WHERE \(ofCell)\(dialect.lockingClause)", key)
+        let delete = SQLStatement("DELETE FROM \(rollup.installs) WHERE \(ofCell) RETURNING install_hash", key)
+        let reset = SQLStatement("UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(ofCell)", key)
+        return .run(read) { stored in
+            let kept = try stored.first.map(HyperLogLog.init(storedIn:)) ?? HyperLogLog()
+            return .run(delete) { deleted in
+                var sketch = kept
+                for row in deleted { sketch.add(hash: UInt64(bitPattern: try row.integer("install_hash"))) }
+                let write = SQLStatement(
+                    """
+                    INSERT INTO \(rollup.installSketches) (group_id, \(column), sketch) VALUES (\(p(1)), \(p(2)), \(p(3)))
+                    ON CONFLICT (group_id, \(column)) DO UPDATE SET sketch = excluded.sketch
+                    """,
+                    key + [.blob(sketch.bytes)])
+                return try .runAll([write, reset]) { _ in .done(()) }
+            }
+        }
+    }
+}
