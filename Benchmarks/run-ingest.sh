@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Measures ingest throughput of a release collector against two references run in the same session:
 # nginx answering the same compressed batches (the HTTP limit) and a bare inflate + parse loop
-# (the CPU limit). Needs Debian's wrk and nginx. Usage: Benchmarks/run-ingest.sh [seconds] [connections]
+# (the CPU limit). Then the collector's resident memory idle and at full load, and its latency at half
+# the rate it reached, each connection pausing between requests (wrk has no open-loop mode, so this
+# is close to, not exactly, a fixed-rate generator). Needs Debian's wrk and nginx.
+# Usage: Benchmarks/run-ingest.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-10}
-connections=${2:-16}
+connections=${2:-32}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 count=20000
@@ -39,7 +42,21 @@ kill %1 2>/dev/null || true
 
 echo "== DecodeWatch collector (release, SQLite, default flags)"
 ../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &  # default flags, logging included
+serve=$!
 sleep 1
-wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+rss() { awk '/VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve/status"; }
+echo "RSS idle: $(rss)"
+wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 \
+    >"$work/full.txt" &
+sleep $((seconds * 2 / 3))
+echo "RSS at full load: $(rss)"
+wait $!
+grep -E 'Requests/sec|Latency|requests in|Non-2xx' "$work/full.txt"
 batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
 echo "stored batches: $batches (x100 reports)"
+
+rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
+pause=$((connections * 1000 / rate))
+echo "== The same collector at half that rate: $rate batches/s, each connection pausing ${pause} ms"
+wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-paced.lua http://127.0.0.1:18080 -- \
+    "$work/batches" $count 2 "$pause" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
