@@ -52,21 +52,23 @@ public enum Zlib {
 
     /// Decompresses data, refusing output beyond the given limits as soon as they are passed.
     /// - Parameters:
-    ///   - data: the compressed bytes: exactly one complete stream, nothing after it.
+    ///   - data: the compressed bytes: exactly one complete stream, nothing after it. Any contiguous bytes, so a
+    ///     request body is read where it arrived, without a copy.
     ///   - format: zlib (HTTP `deflate`) or gzip.
     ///   - limits: the caps on output size and ratio.
     /// - Returns: the decompressed bytes.
     /// - Throws: ``ZlibError`` with code `corrupt`, `truncated`, `trailingData`, `tooLarge` or `ratioExceeded`.
-    public static func decompress(_ data: Data, format: Format = .zlib, limits: InflateLimits = InflateLimits())
-        throws(ZlibError) -> Data
-    {
+    public static func decompress(
+        _ data: some ContiguousBytes, format: Format = .zlib, limits: InflateLimits = InflateLimits()
+    ) throws(ZlibError) -> Data {
         var stream = z_stream()
         guard inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw ZlibError(.internal, "inflateInit2 failed")
         }
         defer { inflateEnd(&stream) }
         let chunk = 64 << 10
-        var output = Data(count: min(max(data.count * 4, chunk), limits.maxBytes + 1))
+        let compressedCount = data.withUnsafeBytes { $0.count }
+        var output = Data(count: min(max(compressedCount * 4, chunk), limits.maxBytes + 1))
         var status: Int32 = Z_OK
         var consumedAll = false
         let failure: ZlibError? = data.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> ZlibError? in
@@ -87,7 +89,7 @@ public enum Zlib {
                 if total > limits.maxBytes {
                     return ZlibError(.tooLarge, "inflates to more than \(limits.maxBytes) bytes")
                 }
-                if total > limits.ratioCheckMinimumBytes, total > data.count * limits.maxRatio {
+                if total > limits.ratioCheckMinimumBytes, total > compressedCount * limits.maxRatio {
                     return ZlibError(.ratioExceeded, "inflates more than \(limits.maxRatio) times its compressed size")
                 }
                 switch status {

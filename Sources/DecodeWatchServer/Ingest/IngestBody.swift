@@ -15,14 +15,19 @@ enum IngestBody {
             throw tooLarge(limits)
         }
         let buffer = try await collect(request.body, limits: limits, timeout: timeout)
-        let data = Data(buffer.readableBytesView)
-        guard let format else { return data }
+        guard let format else { return Data(buffer.readableBytesView) }
+        // Inflated straight from the received buffer: the compressed body is never copied.
+        let inflated = buffer.withUnsafeReadableBytes { compressed in
+            Result { () throws(ZlibError) in
+                try Zlib.decompress(
+                    compressed, format: format,
+                    limits: InflateLimits(
+                        maxBytes: limits.maxInflatedBytes, maxRatio: limits.maxInflationRatio,
+                        ratioCheckMinimumBytes: limits.ratioCheckMinimumBytes))
+            }
+        }
         do {
-            return try Zlib.decompress(
-                data, format: format,
-                limits: InflateLimits(
-                    maxBytes: limits.maxInflatedBytes, maxRatio: limits.maxInflationRatio,
-                    ratioCheckMinimumBytes: limits.ratioCheckMinimumBytes))
+            return try inflated.get()
         } catch {
             throw APIError.from(error, limits: limits, encoding: format == .zlib ? "deflate (zlib)" : "gzip")
         }
