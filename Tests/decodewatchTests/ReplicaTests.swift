@@ -89,12 +89,17 @@ struct ReplicaBatch: Sendable {
     }
 
     func post(to port: Int, session: URLSession) async throws -> Int {
+        try await answer(from: port, session: session).status
+    }
+
+    /// Posts the batch and returns the answer's status and body.
+    func answer(from port: Int, session: URLSession) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = body
-        let (_, response) = try await session.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (data, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
     /// What one group should show: each distinct batch counted once.
