@@ -15,7 +15,7 @@ extension GroupKey {
             bytes.append(contentsOf: part.utf8)
             bytes.append(0)
         }
-        let digits = Array("0123456789abcdef".utf8)
+        let digits = Self.hexDigits
         return String(unsafeUninitializedCapacity: 32) { text in
             for (offset, byte) in SHA256.hash(data: bytes).prefix(16).enumerated() {
                 text[2 * offset] = digits[Int(byte >> 4)]
@@ -24,4 +24,7 @@ extension GroupKey {
             return 32
         }
     }
+
+    /// The lowercase hex digits, as bytes, looked up once rather than per id.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

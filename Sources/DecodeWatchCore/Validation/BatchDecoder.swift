@@ -19,26 +19,17 @@ struct BatchDecoder {
     ///   - maxReports: the most reports read; beyond it the rest are only checked and counted, then refused.
     /// - Throws: ``BatchError`` when the body is not JSON, not a batch, or has too many reports.
     static func decode(_ bytes: UnsafeRawBufferPointer, maxReports: Int) throws(BatchError) -> IncomingBatch {
-        let words = min(StrictJSON.defaultMaxDepth, bytes.count) / 64 + 1
-        let outcome = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { stack in
-            Result { () throws(BatchError) in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                    throw BatchError(
-                        .invalidJSON,
-                        "The body is not valid JSON at line 1, column 1: empty body; expected a JSON text.")
-                }
-                var decoder = BatchDecoder(
-                    scanner: StrictJSONScanner(
-                        bytes: bytes, base: base, maxDepth: StrictJSON.defaultMaxDepth, stack: stack),
-                    maxReports: maxReports)
-                do {
-                    return try decoder.readText()
-                } catch {
-                    throw BatchError(.invalidJSON, "The body is not valid JSON \(error).")
-                }
+        let outcome: Result<IncomingBatch, BatchError>
+        do {
+            outcome = try StrictJSON.withScanner(over: bytes, maxDepth: StrictJSON.defaultMaxDepth) {
+                scanner throws(JSONSyntaxError) in
+                var decoder = BatchDecoder(scanner: scanner, maxReports: maxReports)
+                return try decoder.readText()
             }
+        } catch {
+            throw BatchError(.invalidJSON, "The body is not valid JSON \(error).")
         }
-        return try outcome.get().get()
+        return try outcome.get()
     }
 
     // MARK: Batch

@@ -29,17 +29,32 @@ public enum StrictJSON {
         _ bytes: UnsafeRawBufferPointer,
         maxDepth: Int = defaultMaxDepth
     ) throws(JSONSyntaxError) {
+        try withScanner(over: bytes, maxDepth: maxDepth) { scanner throws(JSONSyntaxError) in try scanner.scanText() }
+    }
+
+    /// Runs `body` with a scanner at the start of `bytes`, its container stack on the call stack: the one set-up
+    /// of the strict check and of readers that check as they go.
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole body, already inflated.
+    ///   - maxDepth: the most arrays and objects that may be open at once; a negative value counts as 0.
+    ///   - body: what to scan.
+    /// - Throws: ``JSONSyntaxError`` for an empty body, or what `body` throws.
+    static func withScanner<Result>(
+        over bytes: UnsafeRawBufferPointer, maxDepth: Int,
+        _ body: (inout StrictJSONScanner) throws(JSONSyntaxError) -> Result
+    ) throws(JSONSyntaxError) -> Result {
         let limit = max(0, maxDepth)
         // Every level of nesting takes at least one byte, so the stack never needs more bits than the body has
         // bytes: a caller may pass a huge limit without making small bodies pay for it.
         let words = min(limit, bytes.count) / 64 + 1
-        try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) {
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) {
             (stack: UnsafeMutableBufferPointer<UInt64>) throws(JSONSyntaxError) in
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
                 throw JSONSyntaxError(offset: 0, reason: "empty body; expected a JSON text", in: bytes)
             }
             var scanner = StrictJSONScanner(bytes: bytes, base: base, maxDepth: limit, stack: stack)
-            try scanner.scanText()
+            return try body(&scanner)
         }
     }
 }
