@@ -73,6 +73,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto", condition: collector),
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
                 .product(name: "Logging", package: "swift-log", condition: collector),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ]
         ),
         // The PostgreSQL implementation of the same protocols, for several collector replicas.

@@ -116,9 +116,9 @@ extension DecodeWatchCommand {
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) })
-            // The store's pool (PostgreSQL) comes first: it starts before and shuts down after what uses it,
-            // and the access check runs on it before the collector listens.
-            var services: [any Service] = storeService.map { [$0] } ?? []
+            // The store's service (PostgreSQL's pool, SQLite's checkpoint) comes first: it starts before and
+            // shuts down after what uses it, and the access check runs on the pool before the collector listens.
+            var services: [any Service] = [storeService]
             services.append(
                 CheckedService(service: app) { try await checkAccessMode(reportStore, logger: logger) })
             if let every = digestEvery.flatMap(TimeReference.duration),

@@ -89,19 +89,22 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, creating and migrating an SQLite file when needed.
-    /// - Returns: the store, and for PostgreSQL the service that runs its connection pool: add it to the
-    ///   `ServiceGroup` before the services that use the store, so that it shuts down after them.
-    func open(logger: Logger) throws -> (store: any CollectorStore, service: (any Service)?) {
+    /// - Returns: the store, and the service that keeps it: PostgreSQL's connection pool, or SQLite's
+    ///   background checkpoint. Add it to the `ServiceGroup` before the services that use the store, so
+    ///   that it shuts down after them.
+    func open(logger: Logger) throws -> (store: any CollectorStore, service: any Service) {
         switch try backend() {
         case .sqlite(let path):
-            return (try SQLiteReportStore(path: path, logger: logger), nil)
+            let store = try SQLiteReportStore(path: path, logger: logger)
+            return (store, SQLiteCheckpointer(store: store, path: path, logger: logger))
         case .postgres(let configuration):
             let store = PostgresReportStore(configuration: configuration, logger: logger)
             return (store, store)
         }
     }
 
-    /// Runs short work with the store, running PostgreSQL's connection pool around it and closing it after.
+    /// Runs short work with the store, running its service (PostgreSQL's connection pool) around it and
+    /// stopping it after.
     /// - Parameter logger: the store's logger. By default none: a short command reports a failure once, by
     ///   throwing, and swift-log's default handler would write to standard output, where `fields` prints.
     func withStore<Result: Sendable>(
@@ -109,7 +112,6 @@ struct StoreOptions: ParsableArguments {
         _ body: (any CollectorStore) async throws -> Result
     ) async throws -> Result {
         let (store, service) = try open(logger: logger)
-        guard let service else { return try await body(store) }
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { try await service.run() }
             defer { group.cancelAll() }
