@@ -53,19 +53,23 @@ public struct BatchAggregate: Sendable {
         self.decodes = decodes.map { EndpointCount(endpoint: $0.key, count: $0.value) }
             .sorted { $0.endpoint < $1.endpoint }
 
-        var order: [GroupKey] = []
-        var deltas: [GroupKey: GroupDelta] = [:]
+        // Groups in the order the batch first names them; one hash lookup per report.
+        var positions: [GroupKey: Int] = [:]
+        var deltas: [GroupDelta] = []
         for accepted in batch.accepted {
             let report = accepted.report
             let minute = Minute.index(of: report.occurredAt)
-            if deltas[accepted.key] == nil {
-                order.append(accepted.key)
-                deltas[accepted.key] = GroupDelta(key: accepted.key, firstReport: report)
+            if let position = positions[accepted.key] {
+                deltas[position].add(report, minute: minute)
+            } else {
+                positions[accepted.key] = deltas.count
+                var delta = GroupDelta(key: accepted.key, firstReport: report)
+                delta.add(report, minute: minute)
+                deltas.append(delta)
             }
-            deltas[accepted.key]!.add(report, minute: minute)
         }
-        self.groups = order.map { key in
-            var delta = deltas[key]!
+        self.groups = deltas.map { delta in
+            var delta = delta
             delta.sample.snippet = delta.sample.snippet.map {
                 redactor.redactSnippet($0, maxBytes: IngestLimits.Field.snippetBytes)
             }

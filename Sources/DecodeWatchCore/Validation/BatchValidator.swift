@@ -123,6 +123,12 @@ public struct BatchValidator: Sendable {
         return .success(EndpointCount(endpoint: endpoint, count: entry.count))
     }
 
+    /// Whether a text has more characters than a limit. Counting characters walks grapheme clusters, so
+    /// the byte count, never smaller, answers first for the texts that are short anyway.
+    static func isLonger(_ text: String, than limit: Int) -> Bool {
+        text.utf8.count > limit && text.count > limit
+    }
+
     /// At most ``maxWarnings`` warnings, the rest counted in a last one, so an answer stays small.
     static func capped(_ warnings: [String]) -> [String] {
         guard warnings.count > maxWarnings else { return warnings }
@@ -138,7 +144,8 @@ public struct BatchValidator: Sendable {
     private func check(
         _ report: Report, index: Int, app: String, receivedAt: Date, endpoints: inout [String: String?]
     ) -> Result<AcceptedReport, FieldProblem> {
-        let field = "reports[\(index)]"
+        // Built only for a problem: most reports have none.
+        var field: String { "reports[\(index)]" }
         guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
             return .failure(FieldProblem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
         }
@@ -149,10 +156,10 @@ public struct BatchValidator: Sendable {
             return .failure(
                 FieldProblem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
         }
-        if let type = report.type, type.count > IngestLimits.Field.typeName {
+        if let type = report.type, Self.isLonger(type, than: IngestLimits.Field.typeName) {
             return .failure(FieldProblem("\(field).type: longer than \(IngestLimits.Field.typeName) characters"))
         }
-        if let expected = report.expected, expected.count > IngestLimits.Field.typeName {
+        if let expected = report.expected, Self.isLonger(expected, than: IngestLimits.Field.typeName) {
             return .failure(FieldProblem("\(field).expected: longer than \(IngestLimits.Field.typeName) characters"))
         }
         guard report.path.count <= IngestLimits.Field.pathElements else {
