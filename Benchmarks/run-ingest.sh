@@ -3,7 +3,8 @@
 # nginx answering the same compressed batches (the HTTP limit) and a bare inflate + parse loop
 # (the CPU limit). Then the collector's resident memory idle and at full load, and its latency at half
 # the rate it reached, each connection pausing between requests (wrk has no open-loop mode, so this
-# is close to, not exactly, a fixed-rate generator). Needs Debian's wrk and nginx.
+# is close to, not exactly, a fixed-rate generator), and the disk's fsync latency, the floor under it.
+# Needs Debian's wrk and nginx, and python3.
 # Usage: Benchmarks/run-ingest.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -60,3 +61,19 @@ pause=$((connections * 1000 / rate))
 echo "== The same collector at half that rate: $rate batches/s, each connection pausing ${pause} ms"
 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-paced.lua http://127.0.0.1:18080 -- \
     "$work/batches" $count 2 "$pause" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+
+# Every 202 waits for an fsync, and one that arrives during a commit waits for that commit's too: the
+# disk's own fsync latency is the floor under the latency above.
+echo "== Disk limit: fsync after appending 40 KiB, 200 times, in the database's folder"
+python3 - "$work/fsync" <<'PYTHON'
+import os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT)
+times = []
+for _ in range(200):
+    os.write(fd, b"x" * 40960)
+    start = time.perf_counter()
+    os.fsync(fd)
+    times.append((time.perf_counter() - start) * 1000)
+times.sort()
+print("fsync p50 %.2f ms, p90 %.2f ms, p99 %.2f ms" % (times[100], times[180], times[198]))
+PYTHON
