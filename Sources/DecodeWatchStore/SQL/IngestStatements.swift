@@ -54,7 +54,8 @@ struct IngestStatements {
             }
         }
         let groups = folded.sorted { $0.key < $1.key }
-        groupIDs = groups.map(\.key)
+        let sortedIDs = groups.map(\.key)
+        groupIDs = sortedIDs
         latest = folded.mapValues { ($0.lastSeen, $0.version) }
         let newer = "excluded.last_seen >= groups.last_seen"
         self.groups = Self.insert(
@@ -82,7 +83,13 @@ struct IngestStatements {
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
                 RETURNING group_id, state, resolved_at
                 """)
-        rollupWrites = Rollup.allCases.map { Self.rollupWrites(of: batches, ids: ids, in: $0, dialect: dialect) }
+        // Cells name a group by its position among the sorted ids: they hash and sort as integers, in the
+        // order of the ids.
+        let position = Dictionary(uniqueKeysWithValues: sortedIDs.enumerated().map { ($1, $0) })
+        let positions = ids.map { $0.map { position[$0]! } }
+        rollupWrites = Rollup.allCases.map {
+            Self.rollupWrites(of: batches, groups: positions, ids: sortedIDs, in: $0, dialect: dialect)
+        }
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -115,17 +122,19 @@ struct IngestStatements {
 
     /// The writes of one resolution's rollups: installs and counts (``CellWrites``), then versions, expected
     /// types and decodes.
-    /// - Parameter ids: the group id of each delta of each batch.
+    /// - Parameters:
+    ///   - groups: the position in `ids` of each delta's group, for each batch.
+    ///   - ids: the commit's group ids, sorted.
     private static func rollupWrites(
-        of batches: [BatchAggregate], ids: [[String]], in rollup: Rollup, dialect: SQLDialect
+        of batches: [BatchAggregate], groups: [[Int]], ids: [String], in rollup: Rollup, dialect: SQLDialect
     ) -> (cells: CellWrites, others: [SQLStatement]) {
-        var counts: [Cell: Int] = [:]
-        var versions: [Cell: Int] = [:]
-        var installs: Set<Cell> = []
-        var expected: [Cell: Int] = [:]
-        var decodes: [Cell: Int] = [:]
-        for (batch, ids) in zip(batches, ids) {
-            for (delta, id) in zip(batch.groups, ids) {
+        var counts: [Cell<Int>: Int] = [:]
+        var versions: [Cell<Int>: Int] = [:]
+        var installs: Set<Cell<Int>> = []
+        var expected: [Cell<Int>: Int] = [:]
+        var decodes: [Cell<String>: Int] = [:]
+        for (batch, groups) in zip(batches, groups) {
+            for (delta, id) in zip(batch.groups, groups) {
                 for (minute, count) in delta.minutes {
                     let bucket = rollup.bucket(ofMinute: minute)
                     counts[Cell(id, bucket), default: 0] = counts[Cell(id, bucket), default: 0].addingSaturating(count)
@@ -143,21 +152,21 @@ struct IngestStatements {
                 decodes[key] = decodes[key, default: 0].addingSaturating(entry.count)
             }
         }
-        func rows(_ tally: [Cell: Int], _ values: (Cell) -> [SQLValue]) -> [[SQLValue]] {
+        func rows<ID>(_ tally: [Cell<ID>: Int], _ values: (Cell<ID>) -> [SQLValue]) -> [[SQLValue]] {
             tally.sorted { $0.key < $1.key }.map { values($0.key) + [.integer(StoredCount.clamp($0.value))] }
         }
         let bucket = rollup.column
         let cells = CellWrites(
             rollup: rollup, dialect: dialect,
-            installs: installs.sorted().map { (CellKey($0.id, $0.bucket), $0.install) },
-            counts: counts.sorted { $0.key < $1.key }.map { (CellKey($0.key.id, $0.key.bucket), $0.value) })
+            installs: installs.sorted().map { (CellKey(ids[$0.id], $0.bucket), $0.install) },
+            counts: counts.sorted { $0.key < $1.key }.map { (CellKey(ids[$0.key.id], $0.key.bucket), $0.value) })
         let others =
             add(
                 into: rollup.versions, columns: ["group_id", bucket, "version"],
-                rows: rows(versions) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
+                rows: rows(versions) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
             + add(
                 into: rollup.expected, columns: ["group_id", bucket, "expected"],
-                rows: rows(expected) { [.text($0.id), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
+                rows: rows(expected) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
             + add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket],
                 rows: rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket)] }, dialect: dialect)
@@ -224,14 +233,15 @@ private struct GroupRow {
     }
 }
 
-/// A rollup row's key: a group (or, for decode counts, an app), a bucket, and a value or an install hash.
-private struct Cell: Hashable, Comparable {
-    let id: String
+/// A rollup row's key: a group (by its position among the commit's sorted ids) or, for decode counts, an
+/// app; a bucket; and a value or an install hash.
+private struct Cell<ID: Hashable & Comparable>: Hashable, Comparable {
+    let id: ID
     let bucket: Int64
     var value = ""
     var install: Int64 = 0
 
-    init(_ id: String, _ bucket: Int64, _ value: String = "", install: Int64 = 0) {
+    init(_ id: ID, _ bucket: Int64, _ value: String = "", install: Int64 = 0) {
         self.id = id
         self.bucket = bucket
         self.value = value
