@@ -14,7 +14,7 @@ import ServiceLifecycle
 ///
 /// Neither pass waits for readers, so a long read only delays the log's restart to a later interval. The
 /// log thus holds about one interval of commits, and `journal_size_limit` trims the file when it restarts.
-/// When the service stops, it checkpoints once more and turns the automatic checkpoint back on.
+/// When the service shuts down gracefully, it checkpoints once more and turns the automatic checkpoint back on.
 public struct SQLiteCheckpointer: Service {
     /// The log file is cut back to this size when it restarts after a burst.
     static let journalSizeLimit = 64 << 20
@@ -46,6 +46,9 @@ public struct SQLiteCheckpointer: Service {
                 await checkpoint(using: connection)
             }
         }
+        // Cancelled (at a short command's end) rather than shut down: the process is ending, and the log
+        // is checkpointed by whatever writes to the file next.
+        guard !Task.isCancelled else { return }
         await checkpoint(using: connection)
         try await setAutomaticCheckpoint(pages: 1000)
     }
