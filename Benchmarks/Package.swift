@@ -26,6 +26,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "QueryBench",
+            dependencies: [
+                .product(name: "DecodeWatchCore", package: root),
+                .product(name: "DecodeWatchStore", package: root),
+                .product(name: "DecodeWatchStorePostgres", package: root),
+            ]
+        ),
+        .executableTarget(
             name: "SDKBench",
             dependencies: [.product(name: "DecodeWatch", package: root)]
         ),

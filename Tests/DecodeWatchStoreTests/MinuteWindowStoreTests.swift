@@ -60,6 +60,44 @@ struct MinuteWindowStoreTests {
     }
 
     @Test(
+        "groups failing only at an edge, only in whole hours, or in both rank together by their window counts",
+        arguments: StoreBackend.allCases)
+    func rankingAcrossBuckets(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // The window :30 to 2:15 is the minutes :30–:59, the whole hour 1:00–1:59, and the minutes 2:00–2:14.
+            func send(_ count: Int, _ minute: Int, _ path: String, app: String = "com.example.shop") async throws {
+                try await fixture.send(count, at: RFC3339.string(from: Self.at(minute)), path: [path], app: app)
+            }
+            try await send(3, 45, "startEdgeOnly")
+            try await send(5, 90, "wholeHourOnly")
+            try await send(2, 50, "bothEdges")
+            try await send(4, 125, "bothEdges")
+            try await send(1, 70, "partlyOutside")
+            try await send(7, 140, "partlyOutside")
+            try await send(8, 20, "outside")
+            try await send(9, 100, "otherApp", app: "com.example.other")
+
+            func ranking(_ query: FieldsQuery) async throws -> [String] {
+                try await fixture.store.fields(query).fields.map { "\($0.path) \($0.count)" }
+            }
+            var query = Self.window(30, 135)
+            #expect(
+                try await ranking(query) == [
+                    "$.otherApp 9", "$.bothEdges 6", "$.wholeHourOnly 5", "$.startEdgeOnly 3", "$.partlyOutside 1",
+                ])
+            query.limit = 2
+            #expect(try await ranking(query) == ["$.otherApp 9", "$.bothEdges 6"])
+            query.app = "com.example.shop"
+            #expect(try await ranking(query) == ["$.bothEdges 6", "$.wholeHourOnly 5"])
+            // Minutes only, inside one hour: no hourly rows are read.
+            #expect(try await ranking(Self.window(40, 55)) == ["$.startEdgeOnly 3", "$.bothEdges 2"])
+            // Whole hours only.
+            #expect(
+                try await ranking(Self.window(60, 120)) == ["$.otherApp 9", "$.wholeHourOnly 5", "$.partlyOutside 1"])
+        }
+    }
+
+    @Test(
         "an edge older than the minutes kept widens to its whole hour, as the README states",
         arguments: StoreBackend.allCases)
     func oldEdgesWiden(backend: StoreBackend) async throws {

@@ -41,37 +41,29 @@ extension SQLStore {
         let arguments: [SQLValue] =
             [.integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))] + (app.map { [.text($0)] } ?? [])
         let filter = app == nil ? "" : " AND g.app_id = \(dialect.parameter(3))"
-        let window = "hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2))\(filter)"
+        // Each group's hours are found by its key, `groups` read in key order (see ``WindowBuckets/totals``):
+        // the install tables have no index on the hour, and joining each of a busy day's rows to its group
+        // cost more than reading them.
+        func rows(_ table: String) -> String {
+            """
+            FROM groups g CROSS JOIN \(table) i
+            WHERE i.group_id = g.group_id AND i.hour >= \(dialect.parameter(1)) AND i.hour < \(dialect.parameter(2))\(filter)
+            """
+        }
         let counts = SQLStatement(
             """
-            SELECT \(dialect.cappedSum("h.count")) AS total, COUNT(DISTINCT h.group_id) AS groups,
+            SELECT \(dialect.cappedSum("h.total")) AS total, COUNT(*) AS groups,
                    COUNT(DISTINCT g.app_id || ' ' || g.endpoint) AS endpoints
-            FROM group_hours h JOIN groups g ON g.group_id = h.group_id
-            WHERE h.\(window)
+            FROM \(WindowBuckets.totals(dialect: dialect, minutes: false)) h JOIN groups g ON g.group_id = h.group_id
+            WHERE 1 = 1\(filter)
             """,
             arguments)
         let installs = SQLStatement(
-            """
-            SELECT COUNT(DISTINCT i.install_hash) AS installs
-            FROM group_hour_installs i JOIN groups g ON g.group_id = i.group_id
-            WHERE i.\(window)
-            """,
-            arguments)
+            "SELECT COUNT(DISTINCT i.install_hash) AS installs \(rows(Rollup.hour.installs))", arguments)
         let sketches = SQLStatement(
-            """
-            SELECT s.group_id, s.sketch
-            FROM group_hour_install_sketches s JOIN groups g ON g.group_id = s.group_id
-            WHERE s.\(window)
-            """,
-            arguments)
+            "SELECT i.group_id, i.sketch \(rows(Rollup.hour.installSketches))", arguments)
         // With a sketch in the window, every group's installs are estimated together: they overlap.
-        let hashes = SQLStatement(
-            """
-            SELECT DISTINCT i.install_hash
-            FROM group_hour_installs i JOIN groups g ON g.group_id = i.group_id
-            WHERE i.\(window)
-            """,
-            arguments)
+        let hashes = SQLStatement("SELECT DISTINCT i.install_hash \(rows(Rollup.hour.installs))", arguments)
         let step = try SQLStep<DigestWindowTotals>.runAll([counts, installs, sketches]) { results in
             guard let counts = results[0].first, let exact = results[1].first else {
                 throw StoreError(.unavailable, "The database returned no totals.")

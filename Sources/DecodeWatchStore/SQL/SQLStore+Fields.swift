@@ -57,9 +57,15 @@ struct FieldsReader {
     ///   group up to the query's limit.
     func groups(among ids: [String]? = nil) -> SQLStatement {
         var arguments = window.arguments
-        var inWindow = ""
+        // A few groups sum their own rows (found by their keys); every group, the window's rows.
+        var totals = window.totals(dialect: dialect)
         if let ids {
-            inWindow = " WHERE c.group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count)))"
+            totals = """
+                (SELECT group_id, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: \.groupCounts, "group_id, count")) c
+                WHERE c.group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count)))
+                GROUP BY group_id)
+                """
             arguments += ids.map(SQLValue.text)
         }
         let filters = self.filters(&arguments)
@@ -68,11 +74,7 @@ struct FieldsReader {
             """
             SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.sample_snippet,
                    g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at, g.regressed_version, h.total
-            FROM (
-                SELECT group_id, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.groupCounts, "group_id, count")) c\(inWindow)
-                GROUP BY group_id
-            ) h JOIN groups g ON g.group_id = h.group_id
+            FROM \(totals) h JOIN groups g ON g.group_id = h.group_id
             WHERE 1 = 1\(filters)
             ORDER BY h.total DESC, g.group_id ASC
             LIMIT \(dialect.parameter(arguments.count))
@@ -99,11 +101,7 @@ struct FieldsReader {
             """
             SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
                    g.regressed_version, h.total, d.total AS decodes
-            FROM (
-                SELECT group_id, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.groupCounts, "group_id, count")) c
-                GROUP BY group_id
-            ) h JOIN groups g ON g.group_id = h.group_id
+            FROM \(window.totals(dialect: dialect)) h JOIN groups g ON g.group_id = h.group_id
             LEFT JOIN (
                 SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
                 FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
@@ -131,7 +129,7 @@ struct FieldsReader {
             """
             SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
             FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
-            WHERE app_id IN (\(dialect.parameters(from: 7, count: apps.count)))
+            WHERE \(dialect.unindexed("app_id")) IN (\(dialect.parameters(from: 7, count: apps.count)))
             GROUP BY app_id, endpoint
             """,
             window.arguments + apps.map(SQLValue.text))
