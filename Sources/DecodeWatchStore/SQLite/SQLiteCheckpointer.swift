@@ -40,7 +40,11 @@ public struct SQLiteCheckpointer: Service {
         var configuration = Configuration()
         configuration.label = "decodewatch.checkpoint"
         let connection = try DatabaseQueue(path: path, configuration: configuration)
-        try await setAutomaticCheckpoint(pages: 0)
+        // The writer's automatic checkpoint (SQLite's default: at 1,000 pages) is off while this runs.
+        try await store.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.journalSizeLimit)")
+        }
         await cancelWhenGracefulShutdown {
             while (try? await Task.sleep(for: interval)) != nil {
                 await checkpoint(using: connection)
@@ -50,7 +54,7 @@ public struct SQLiteCheckpointer: Service {
         // is checkpointed by whatever writes to the file next.
         guard !Task.isCancelled else { return }
         await checkpoint(using: connection)
-        try await setAutomaticCheckpoint(pages: 1000)
+        try await store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
     }
 
     /// Runs both passes; a failure is logged and the next interval tries again.
@@ -60,14 +64,6 @@ public struct SQLiteCheckpointer: Service {
             _ = try await store.pool.writeWithoutTransaction { try $0.checkpoint(.passive) }
         } catch {
             logger.warning("SQLite checkpoint failed; retrying", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Sets the writer's automatic checkpoint (SQLite's default is 1,000 pages; 0 turns it off).
-    private func setAutomaticCheckpoint(pages: Int) async throws {
-        try await store.pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
-            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.journalSizeLimit)")
         }
     }
 }
