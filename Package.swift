@@ -72,6 +72,7 @@ let package = Package(
                 "DecodeWatchCore",
                 .product(name: "Crypto", package: "swift-crypto", condition: collector),
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: collector),
                 .product(name: "Logging", package: "swift-log", condition: collector),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ]

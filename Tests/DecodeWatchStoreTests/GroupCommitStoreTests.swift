@@ -77,4 +77,46 @@ struct GroupCommitStoreTests {
             #expect(field.count == 4)
         }
     }
+
+    @Test(
+        "commits of every size store every row: full statements, and each smaller size after larger ones",
+        arguments: StoreBackend.allCases)
+    func commitsOfEverySize(backend: StoreBackend) async throws {
+        // Each batch brings a new install and version to the same cell, so a commit of n batches writes n install
+        // rows and n version rows: sizes around the statement limit of 90 rows and its powers of two, so SQLite's
+        // kept statements of one size serve later commits of other sizes. Fewer than 1,000 installs in all, so
+        // they are counted exactly.
+        let sizes = [1, 2, 3, 89, 90, 91, 181, 7, 64, 1, 3, 2]
+        try await backend.withFreshDatabase { fixture in
+            var sent = 0
+            for size in sizes {
+                let batches = try (0..<size).map { index in
+                    try StoreFixture.batch(
+                        2, version: "v\(sent + index)", install: "install-\(sent + index)", batchID: "b\(sent + index)")
+                }
+                #expect(try await fixture.store.ingest(batches) == Array(repeating: .stored, count: size))
+                sent += size
+            }
+            let field = try #require(try await fixture.store.fields(Self.window).fields.first)
+            #expect(field.count == 2 * sent)
+            #expect(field.installs == sent)
+            #expect(field.versions.count == sent)
+            #expect(field.versions.values.allSatisfy { $0 == 2 })
+        }
+    }
+
+    @Test(
+        "a sample snippet comes back byte for byte: empty, with an escaped NUL, and beyond ASCII",
+        arguments: StoreBackend.allCases)
+    func sampleTextRoundTrips(backend: StoreBackend) async throws {
+        for snippet in ["", #"{"a":"x\u0000y"}"#, #"{"name":"Zoë 😀"}"#] {
+            let batch = try StoreFixture.batch(snippet: snippet)
+            let stored = try #require(batch.groups.first?.sample.snippet)
+            try await backend.withFreshDatabase { fixture in
+                #expect(try await fixture.store.ingest(batch) == .stored)
+                let field = try #require(try await fixture.store.fields(Self.window).fields.first)
+                #expect(field.sample.snippet == stored)
+            }
+        }
+    }
 }

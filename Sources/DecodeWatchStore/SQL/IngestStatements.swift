@@ -185,23 +185,32 @@ struct IngestStatements {
                 """)
     }
 
-    /// Inserts rows in statements of at most ``rowsPerStatement`` rows, in order.
+    /// Inserts rows in statements of at most ``rowsPerStatement`` rows, in order, sized so that their texts
+    /// recur (``SQLDialect/statementSizes(rows:max:)``).
     /// - Parameter then: the `ON CONFLICT` clause and whatever follows it.
     static func insert(
         into table: String, columns: [String], rows: [[SQLValue]], dialect: SQLDialect, then: String
     ) -> [SQLStatement] {
-        stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
-            let chunk = rows[start..<min(start + rowsPerStatement, rows.count)]
-            let values = chunk.indices.map { row in
-                "(\(dialect.parametersInOrder(from: 1 + (row - start) * columns.count, count: columns.count)))"
+        // Statements of one size share their text: written once per size.
+        var texts: [Int: String] = [:]
+        func text(rows size: Int) -> String {
+            if let text = texts[size] { return text }
+            let values = (0..<size).map { row in
+                "(\(dialect.parametersInOrder(from: 1 + row * columns.count, count: columns.count)))"
             }
-            return SQLStatement(
-                """
+            let text = """
                 INSERT INTO \(table) (\(columns.joined(separator: ", ")))
                 VALUES \(values.joined(separator: ", "))
                 \(then)
-                """,
-                chunk.flatMap { $0 })
+                """
+            texts[size] = text
+            return text
+        }
+        var start = 0
+        return dialect.statementSizes(rows: rows.count, max: rowsPerStatement).map { size in
+            let chunk = rows[start..<start + size]
+            start += size
+            return SQLStatement(text(rows: size), chunk.flatMap { $0 }, isReused: true)
         }
     }
 }

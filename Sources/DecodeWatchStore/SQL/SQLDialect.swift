@@ -31,6 +31,28 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// How many rows each statement of a multi-row insert of `count` rows takes, at most `max` each.
+    ///
+    /// SQLite parses a statement in about the time it takes to write its rows, so its store keeps the ingest
+    /// inserts prepared (``SQLStatement/isReused``). Full statements, then the rest in falling powers of two,
+    /// give each table at most a handful of distinct texts to keep. PostgreSQL pays a round trip per statement
+    /// instead, so it gets full statements and one for the rest.
+    package func statementSizes(rows count: Int, max: Int) -> [Int] {
+        var sizes = Array(repeating: max, count: count / max)
+        var rest = count % max
+        switch self {
+        case .sqlite:
+            while rest > 0 {
+                let size = 1 << (Int.bitWidth - 1 - rest.leadingZeroBitCount)
+                sizes.append(size)
+                rest -= size
+            }
+        case .postgres:
+            if rest > 0 { sizes.append(rest) }
+        }
+        return sizes
+    }
+
     /// The smaller of two values: SQLite's two-argument `MIN` is PostgreSQL's `LEAST`.
     package func least(_ a: String, _ b: String) -> String {
         "\(self == .sqlite ? "MIN" : "LEAST")(\(a), \(b))"

@@ -27,11 +27,16 @@ package struct SQLStatement: Sendable, Hashable {
     package var sql: String
     /// The arguments, the first bound to parameter 1.
     package var arguments: [SQLValue]
+    /// Whether a backend should keep the statement prepared for the next one with the same text. Only for
+    /// texts that recur from a small set, such as the ingest inserts (``SQLDialect/statementSizes(rows:max:)``):
+    /// a cache keyed by text that any query could fill would grow without bound.
+    package var isReused: Bool
 
     /// Creates a statement.
-    package init(_ sql: String, _ arguments: [SQLValue] = []) {
+    package init(_ sql: String, _ arguments: [SQLValue] = [], isReused: Bool = false) {
         self.sql = sql
         self.arguments = arguments
+        self.isReused = isReused
     }
 }
 
