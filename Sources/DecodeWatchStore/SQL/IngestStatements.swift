@@ -45,8 +45,17 @@ struct IngestStatements {
     init(_ batches: [BatchAggregate], dialect: SQLDialect) {
         self.dialect = dialect
         receivedAt = batches.map(\.receivedAt).max() ?? Date()
-        // A group's id is a SHA-256: worked out once per delta, for the fold and both resolutions.
-        let ids = batches.map { $0.groups.map(\.key.id) }
+        // A group's id is a SHA-256: worked out once per group of the commit (batches arriving together
+        // repeat the same groups), for the fold and both resolutions.
+        var idOfKey: [GroupKey: String] = [:]
+        let ids = batches.map { batch in
+            batch.groups.map { delta in
+                if let id = idOfKey[delta.key] { return id }
+                let id = delta.key.id
+                idOfKey[delta.key] = id
+                return id
+            }
+        }
         var folded: [String: GroupRow] = [:]
         for (batch, ids) in zip(batches, ids) {
             for (delta, id) in zip(batch.groups, ids) {
@@ -152,24 +161,25 @@ struct IngestStatements {
                 decodes[key] = decodes[key, default: 0].addingSaturating(entry.count)
             }
         }
-        func rows<ID>(_ tally: [Cell<ID>: Int], _ values: (Cell<ID>) -> [SQLValue]) -> [[SQLValue]] {
-            tally.sorted { $0.key < $1.key }.map { values($0.key) + [.integer(StoredCount.clamp($0.value))] }
+        /// Rows of `values(cell, count)`, in the order of their cells.
+        func rows<ID>(_ tally: [Cell<ID>: Int], _ values: (Cell<ID>, SQLValue) -> [SQLValue]) -> [[SQLValue]] {
+            tally.sorted { $0.key < $1.key }.map { values($0.key, .integer(StoredCount.clamp($0.value))) }
         }
         let bucket = rollup.column
         let cells = CellWrites(
             rollup: rollup, dialect: dialect,
             installs: installs.sorted().map { (CellKey(ids[$0.id], $0.bucket), $0.install) },
             counts: counts.sorted { $0.key < $1.key }.map { (CellKey(ids[$0.key.id], $0.key.bucket), $0.value) })
+        let versionRows = rows(versions) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value), $1] }
+        let expectedRows = rows(expected) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value), $1] }
+        let decodeRows = rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket), $1] }
         let others =
-            add(
-                into: rollup.versions, columns: ["group_id", bucket, "version"],
-                rows: rows(versions) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
+            add(into: rollup.versions, columns: ["group_id", bucket, "version"], rows: versionRows, dialect: dialect)
             + add(
-                into: rollup.expected, columns: ["group_id", bucket, "expected"],
-                rows: rows(expected) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value)] }, dialect: dialect)
+                into: rollup.expected, columns: ["group_id", bucket, "expected"], rows: expectedRows, dialect: dialect)
             + add(
-                into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket],
-                rows: rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket)] }, dialect: dialect)
+                into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows, dialect: dialect
+            )
         return (cells, others)
     }
 
