@@ -118,7 +118,8 @@ struct BatchValidatorTests {
             batch(
                 #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":"\#(snippet)","message":"\#(String(repeating: "m", count: 1200))"}"#
             ))
-        let sample = try #require(BatchAggregate(result, redactor: Redactor()).groups.first?.sample)
+        let aggregate = BatchAggregate(result, redactor: Redactor())
+        let sample = aggregate.redactor.redacted(try #require(aggregate.groups.first?.unredactedSample))
         #expect(sample.snippet?.utf8.count == 2048)
         #expect(sample.snippet?.allSatisfy { $0 == "é" } == true)
         #expect(sample.message?.count == 1000)

@@ -111,12 +111,31 @@ struct GroupCommitStoreTests {
     func sampleTextRoundTrips(backend: StoreBackend) async throws {
         for snippet in ["", #"{"a":"x\u0000y"}"#, #"{"name":"Zoë 😀"}"#] {
             let batch = try StoreFixture.batch(snippet: snippet)
-            let stored = try #require(batch.groups.first?.sample.snippet)
+            let sample = try #require(batch.groups.first?.unredactedSample)
+            let stored = try #require(batch.redactor.redacted(sample).snippet)
             try await backend.withFreshDatabase { fixture in
                 #expect(try await fixture.store.ingest(batch) == .stored)
                 let field = try #require(try await fixture.store.fields(Self.window).fields.first)
                 #expect(field.sample.snippet == stored)
             }
+        }
+    }
+
+    @Test(
+        "the one sample a commit keeps of a group is redacted, whichever of its batches it came from",
+        arguments: StoreBackend.allCases)
+    func keptSampleIsRedacted(backend: StoreBackend) async throws {
+        let batches = try ["09:00:10", "09:00:50", "09:00:30"].enumerated().map { index, time in
+            try StoreFixture.batch(
+                at: "2026-11-21T\(time)Z", snippet: #"{"password":"hunter\#(index)","n":\#(index)}"#,
+                batchID: "s\(index)")
+        }
+        try await backend.withFreshDatabase { fixture in
+            #expect(try await fixture.store.ingest(batches) == [.stored, .stored, .stored])
+            let snippet = try #require(try await fixture.store.fields(Self.window).fields.first?.sample.snippet)
+            #expect(snippet.contains(#""n":1"#))
+            #expect(!snippet.contains("hunter"))
+            #expect(snippet.contains("<redacted>"))
         }
     }
 }

@@ -25,6 +25,8 @@ public struct BatchAggregate: Sendable {
     public var decodes: [EndpointCount]
     /// The minute index the decode counts belong to.
     public var decodesMinute: Int64
+    /// What each group's sample must pass through before it is kept (``Redactor/redacted(_:)``).
+    public var redactor: Redactor
 
     /// The version key used when a batch has no `app.version`.
     public static let unknownVersion = "unknown"
@@ -32,8 +34,8 @@ public struct BatchAggregate: Sendable {
     /// Folds a validated batch.
     /// - Parameters:
     ///   - batch: the validated batch.
-    ///   - redactor: applied to the one sample kept per group, before its snippet and message are cut to
-    ///     their limits, so a secret cut in half is still caught and no work is spent on the others.
+    ///   - redactor: what the sample that storage keeps per group is redacted with. Batches committed together
+    ///     often share groups, so only the one sample a commit keeps of each is redacted, not every batch's.
     public init(_ batch: ValidatedBatch, redactor: Redactor) {
         self.batchID = batch.batchID
         self.appID = batch.app.id
@@ -46,6 +48,7 @@ public struct BatchAggregate: Sendable {
         self.receivedAt = batch.receivedAt
         self.acceptedReports = batch.accepted.count
         self.decodesMinute = Minute.index(of: batch.decodesAt)
+        self.redactor = redactor
         var decodes: [String: Int] = [:]
         for entry in batch.decodes {
             decodes[entry.endpoint, default: 0] = decodes[entry.endpoint, default: 0].addingSaturating(entry.count)
@@ -68,16 +71,18 @@ public struct BatchAggregate: Sendable {
                 deltas.append(delta)
             }
         }
-        self.groups = deltas.map { delta in
-            var delta = delta
-            delta.sample.snippet = delta.sample.snippet.map {
-                redactor.redactSnippet($0, maxBytes: IngestLimits.Field.snippetBytes)
-            }
-            delta.sample.message = delta.sample.message.map {
-                redactor.redactMessage($0, maxCharacters: IngestLimits.Field.message)
-            }
-            return delta
-        }
+        self.groups = deltas
+    }
+}
+
+extension Redactor {
+    /// A sample as storage keeps it: snippet and message redacted, then cut to their limits, in that order, so a
+    /// secret cut in half is still caught.
+    public func redacted(_ sample: Sample) -> Sample {
+        Sample(
+            snippet: sample.snippet.map { redactSnippet($0, maxBytes: IngestLimits.Field.snippetBytes) },
+            message: sample.message.map { redactMessage($0, maxCharacters: IngestLimits.Field.message) },
+            type: sample.type)
     }
 }
 
@@ -93,14 +98,14 @@ public struct GroupDelta: Sendable {
     public var minutes: [Int64: Int] = [:]
     /// Report counts per minute index and expected type.
     public var expected: [MinuteValue: Int] = [:]
-    /// The latest report's details, redacted.
-    public var sample: Sample
+    /// The latest report's details as sent: not yet redacted or cut (``Redactor/redacted(_:)``).
+    public var unredactedSample: Sample
 
     init(key: GroupKey, firstReport report: Report) {
         self.key = key
         self.firstSeen = report.occurredAt
         self.lastSeen = report.occurredAt
-        self.sample = Sample(report)
+        self.unredactedSample = Sample(report)
     }
 
     mutating func add(_ report: Report, minute: Int64) {
@@ -112,7 +117,7 @@ public struct GroupDelta: Sendable {
         firstSeen = min(firstSeen, report.occurredAt)
         if report.occurredAt >= lastSeen {
             lastSeen = report.occurredAt
-            sample = Sample(report)
+            unredactedSample = Sample(report)
         }
     }
 }

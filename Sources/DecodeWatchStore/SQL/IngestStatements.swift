@@ -59,7 +59,7 @@ struct IngestStatements {
         var folded: [String: GroupRow] = [:]
         for (batch, ids) in zip(batches, ids) {
             for (delta, id) in zip(batch.groups, ids) {
-                folded[id, default: GroupRow(delta, version: batch.version)].fold(delta, version: batch.version)
+                folded[id, default: GroupRow(delta, of: batch)].fold(delta, of: batch)
             }
         }
         let groups = folded.sorted { $0.key < $1.key }
@@ -74,10 +74,11 @@ struct IngestStatements {
                 "sample_message", "sample_type",
             ],
             rows: groups.map { id, row in
-                [
+                let sample = row.sample
+                return [
                     .text(id), .text(row.key.app), .text(row.key.endpoint), .text(row.key.path),
                     .text(row.key.kind.rawValue), SQLValue(row.firstSeen), SQLValue(row.lastSeen),
-                    SQLValue(row.sample.snippet), SQLValue(row.sample.message), SQLValue(row.sample.type),
+                    SQLValue(sample.snippet), SQLValue(sample.message), SQLValue(sample.type),
                 ]
             },
             dialect: dialect,
@@ -230,25 +231,29 @@ private struct GroupRow {
     let key: GroupKey
     var firstSeen: Date
     var lastSeen: Date
-    var sample: Sample
+    /// The latest report's details, and what its batch redacts them with.
+    private var latest: (sample: Sample, redactor: Redactor)
     /// The version of the batch with the latest report.
     var version: String
 
-    init(_ delta: GroupDelta, version: String) {
+    init(_ delta: GroupDelta, of batch: BatchAggregate) {
         key = delta.key
         firstSeen = delta.firstSeen
         lastSeen = delta.lastSeen
-        sample = delta.sample
-        self.version = version
+        latest = (delta.unredactedSample, batch.redactor)
+        version = batch.version
     }
 
+    /// The sample to store, redacted: only the one the commit keeps of each group.
+    var sample: Sample { latest.redactor.redacted(latest.sample) }
+
     /// Adds a later batch's delta: the latest report's sample wins, a later batch on ties, as in one batch.
-    mutating func fold(_ delta: GroupDelta, version: String) {
+    mutating func fold(_ delta: GroupDelta, of batch: BatchAggregate) {
         firstSeen = min(firstSeen, delta.firstSeen)
         guard delta.lastSeen >= lastSeen else { return }
         lastSeen = delta.lastSeen
-        sample = delta.sample
-        self.version = version
+        latest = (delta.unredactedSample, batch.redactor)
+        version = batch.version
     }
 }
 
