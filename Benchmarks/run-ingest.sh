@@ -15,10 +15,10 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 count=20000
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
-swift build -c release >/dev/null
+swift build -c release --product IngestBench >/dev/null
 .build/release/IngestBench generate "$work/batches" $count >/dev/null
 
-echo "== CPU limit: inflate + validate + fold, one core"
+echo "== CPU limit: inflate + validate + fold + redact, one core"
 .build/release/IngestBench cpu "$work/batches" "$seconds"
 
 echo "== HTTP limit: nginx answering 202 to the same batches"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Compares two collector binaries in one session, interleaved, on this machine's moving speed: each round
+# runs the one-core loop for 5 s, then each binary on a fresh SQLite file for 10 s at 32 connections and for
+# 10 s with each connection pausing between requests (a fixed offered rate). Needs Debian's wrk.
+# Usage: Benchmarks/compare-ingest.sh BEFORE_BINARY AFTER_BINARY [rounds] [pause ms]
+set -euo pipefail
+before=$(realpath "$1")
+after=$(realpath "$2")
+cd "$(dirname "$0")"
+rounds=${3:-3}
+pause=${4:-57}
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+count=20000
+
+swift build -c release --product IngestBench >/dev/null
+.build/release/IngestBench generate "$work/batches" $count >/dev/null
+
+# Runs one binary on a fresh database with one wrk script; prints wrk's report.
+measure() {
+    rm -f "$work"/bench.sqlite*
+    "$1" serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &
+    local serve=$!
+    sleep 1
+    wrk -t2 -c32 -d10s --latency -s "$2" http://127.0.0.1:18080 -- "$work/batches" $count 2 $pause
+    kill $serve
+    wait $serve 2>/dev/null || true
+}
+
+for round in $(seq 1 "$rounds"); do
+    echo "== round $round: $(.build/release/IngestBench cpu "$work/batches" 5)"
+    for label in before after; do
+        binary=$before
+        [ $label = after ] && binary=$after
+        full=$(measure "$binary" ingest.lua | awk '/Requests\/sec/ { print $2 }')
+        paced=$(measure "$binary" ingest-paced.lua | awk '/Requests\/sec/ { rate = $2 } $1 ~ /^(50|99)(\.000)?%$/ { p[$1 + 0] = $2 }
+            END { printf "%s batches/s, p50 %s, p99 %s", rate, p[50], p[99] }')
+        echo "$label: full rate $full batches/s; paced ($pause ms pauses) $paced"
+    done
+done
