@@ -6,7 +6,7 @@ import Logging
 
 /// The embedded default store: one SQLite file in WAL mode (SPEC §5).
 ///
-/// Each batch is one write transaction of upserts into hourly rollups; readers never block it.
+/// Each group commit is one write transaction of upserts into the rollups; readers never block it.
 /// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored.
 /// What it stores and how it answers is shared with PostgreSQL (``SQLStore``); this type only opens
 /// the file, migrates it and runs statements.
