@@ -212,7 +212,8 @@ struct HostileInputTests {
                     sql: """
                         INSERT INTO groups (group_id, app_id, endpoint, path, kind, first_seen, last_seen)
                         VALUES (?, 'com.victim', 'GET /v1/me', '$.name', 'keyNotFound', 0, 0);
-                        INSERT INTO group_hours (group_id, hour, count) VALUES (?, 0, 7);
+                        INSERT INTO group_hours (group_seq, hour, count)
+                        VALUES ((SELECT group_seq FROM groups WHERE group_id = ?), 0, 7);
                         """,
                     arguments: [key.id, key.id])
             }
@@ -220,7 +221,9 @@ struct HostileInputTests {
             #expect(answer.status == 409)
             #expect(answer.errorCode == "group_conflict")
             let count = try await DatabaseQueue(path: collector.databasePath).read { db in
-                try Int.fetchOne(db, sql: "SELECT SUM(count) FROM group_hours WHERE group_id = ?", arguments: [key.id])
+                try Int.fetchOne(
+                    db, sql: "SELECT SUM(count) FROM group_hours JOIN groups USING (group_seq) WHERE group_id = ?",
+                    arguments: [key.id])
             }
             #expect(count == 7)
         }

@@ -134,7 +134,7 @@ extension FreshDatabase {
         var cells = 0
         for (table, bucket) in [("group_hour_installs", "hour"), ("group_minute_installs", "minute")] {
             cells += try await count(
-                "(SELECT group_id FROM \(table) GROUP BY group_id, \(bucket) HAVING COUNT(*) > 1000) AS full_cells")
+                "(SELECT group_seq FROM \(table) GROUP BY group_seq, \(bucket) HAVING COUNT(*) > 1000) AS full_cells")
         }
         return cells
     }

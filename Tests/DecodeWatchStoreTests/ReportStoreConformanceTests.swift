@@ -98,7 +98,10 @@ struct ReportStoreConformanceTests {
                 VALUES ('\(key.id)', 'com.victim', 'GET /v1/me', '$.name', 'keyNotFound', 0, 0)
                 """)
             try await fixture.database.execute(
-                "INSERT INTO group_hours (group_id, hour, count) VALUES ('\(key.id)', 0, 7)")
+                """
+                INSERT INTO group_hours (group_seq, hour, count)
+                VALUES ((SELECT group_seq FROM groups WHERE group_id = '\(key.id)'), 0, 7)
+                """)
             let error = await #expect(throws: StoreError.self) {
                 try await fixture.send(3, app: "com.attacker", batchID: "attack")
             }
@@ -129,8 +132,9 @@ struct ReportStoreConformanceTests {
             try await fixture.database.execute(
                 """
                 WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
-                INSERT INTO group_hours (group_id, hour, count)
-                SELECT '\(field.group)', \(Hour.index(of: Self.window.since)) - i, \(StoredCount.max) FROM n
+                INSERT INTO group_hours (group_seq, hour, count)
+                SELECT (SELECT group_seq FROM groups WHERE group_id = '\(field.group)'),
+                       \(Hour.index(of: Self.window.since)) - i, \(StoredCount.max) FROM n
                 """)
             let since = Hour.start(of: Hour.index(of: Self.window.since) - 700)
             field = try #require(

@@ -10,9 +10,9 @@ import Testing
 struct SQLiteCheckpointerTests {
     /// SQLite's automatic checkpoint keeps the log near 1,000 pages of 4 KiB.
     static let automaticCheckpointBytes = 1000 * 4096
-    /// Commits of 100 new groups each (about 1 MB of log each): enough to take the log well past the
+    /// Commits of 100 new groups each (about 0.3 MB of log each): enough to take the log well past the
     /// automatic checkpoint.
-    static let commits = 30
+    static let commits = 60
 
     static func batches() throws -> [BatchAggregate] {
         try (0..<commits).map { commit in

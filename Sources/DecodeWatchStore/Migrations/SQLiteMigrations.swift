@@ -259,7 +259,51 @@ enum SQLiteMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("keyCellsByGroupSeq", migrate: keyCellsByGroupSeq)
         return migrator
+    }
+
+    /// Gives every group an integer `group_seq` and keys every cell table by it instead of the 32-character
+    /// `group_id`: a window's totals read every group's cells, and integer keys make those rows a third of
+    /// the size and their comparisons cheap. `AUTOINCREMENT` never hands out the number of a deleted group
+    /// again. Cells of groups that no longer exist are dropped on the way.
+    private static func keyCellsByGroupSeq(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE groups_keyed (
+                    group_seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    group_id TEXT NOT NULL UNIQUE,
+                    app_id TEXT NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    first_seen INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    sample_snippet TEXT,
+                    sample_message TEXT,
+                    sample_type TEXT,
+                    state TEXT NOT NULL DEFAULT 'open',
+                    resolved_at INTEGER,
+                    regressed_at INTEGER,
+                    regressed_version TEXT
+                );
+                INSERT INTO groups_keyed (group_id, app_id, endpoint, path, kind, first_seen, last_seen,
+                    sample_snippet, sample_message, sample_type, state, resolved_at, regressed_at, regressed_version)
+                SELECT group_id, app_id, endpoint, path, kind, first_seen, last_seen,
+                    sample_snippet, sample_message, sample_type, state, resolved_at, regressed_at, regressed_version
+                FROM groups ORDER BY group_id;
+                DROP TABLE groups;
+                ALTER TABLE groups_keyed RENAME TO groups;
+                CREATE INDEX groups_on_state_last_seen ON groups (state, last_seen);
+                """)
+        for table in CellTable.all {
+            for statement in table.rekeyed(in: .sqlite) { try db.execute(sql: statement) }
+        }
+        try db.execute(
+            sql: """
+                CREATE INDEX group_hours_on_hour ON group_hours (hour, group_seq, count);
+                CREATE INDEX group_minutes_on_minute ON group_minutes (minute, group_seq, count);
+                """)
     }
 
     /// Moves every group from its FNV-1a id to its SHA-256 id (``GroupKey/id``), in every table.

@@ -9,19 +9,20 @@
 struct CellWrites {
     let rollup: Rollup
     let dialect: SQLDialect
-    /// Each cell's install hashes from the commit, sorted.
+    /// Each cell's install hashes from the commit, in the order of the groups' ids.
     let installs: [(cell: CellKey, hash: Int64)]
-    /// Each cell's report count from the commit, sorted: one per cell the commit touches.
+    /// Each cell's report count from the commit, in the order of the groups' ids: one per cell the commit touches.
     let counts: [(cell: CellKey, count: Int)]
 
     /// The chain of statements.
     func step() throws -> SQLStep<Void> {
         let bucket = rollup.column
         let inserts = IngestStatements.insert(
-            into: rollup.installs, columns: ["group_id", bucket, "install_hash"],
-            rows: installs.map { [.text($0.cell.group), .integer($0.cell.bucket), .integer($0.hash)] },
+            into: rollup.installs, columns: ["group_seq", bucket, "install_hash"],
+            rows: installs.map { [.integer($0.cell.group), .integer($0.cell.bucket), .integer($0.hash)] },
             dialect: dialect,
-            then: "ON CONFLICT (group_id, \(bucket), install_hash) DO NOTHING RETURNING group_id, \(bucket) AS bucket")
+            then: "ON CONFLICT (group_seq, \(bucket), install_hash) DO NOTHING RETURNING group_seq, \(bucket) AS bucket"
+        )
         return try .runAll(inserts) { results in
             var gained: [CellKey: Int64] = [:]
             for row in results.joined() { gained[try CellKey(row), default: 0] += 1 }
@@ -37,19 +38,19 @@ struct CellWrites {
     private func upsertCounts(gained: [CellKey: Int64]) -> [SQLStatement] {
         let table = rollup.groupCounts
         return IngestStatements.insert(
-            into: table, columns: ["group_id", rollup.column, "count", "exact_installs"],
+            into: table, columns: ["group_seq", rollup.column, "count", "exact_installs"],
             rows: counts.map {
                 [
-                    .text($0.cell.group), .integer($0.cell.bucket), .integer(StoredCount.clamp($0.count)),
+                    .integer($0.cell.group), .integer($0.cell.bucket), .integer(StoredCount.clamp($0.count)),
                     .integer(gained[$0.cell] ?? 0),
                 ]
             },
             dialect: dialect,
             then: """
-                ON CONFLICT (group_id, \(rollup.column)) DO UPDATE
+                ON CONFLICT (group_seq, \(rollup.column)) DO UPDATE
                 SET count = \(dialect.least("\(table).count + excluded.count", String(StoredCount.max))),
                     exact_installs = \(table).exact_installs + excluded.exact_installs
-                RETURNING group_id, \(rollup.column) AS bucket, exact_installs
+                RETURNING group_seq, \(rollup.column) AS bucket, exact_installs
                 """)
     }
 }

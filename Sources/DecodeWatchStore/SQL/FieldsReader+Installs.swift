@@ -8,13 +8,13 @@ extension FieldsReader {
         let facts = try facts(of: groups)
         return try .runAll(facts.statements) { results in
             let exact = Dictionary(
-                try results[2].map { (try $0.text("group_id"), try $0.count("installs")) }, uniquingKeysWith: max)
+                try results[2].map { (try $0.integer("group_seq"), try $0.count("installs")) }, uniquingKeysWith: max)
             let sketches = results[4]
-            let sketched = Set(try sketches.map { try $0.text("group_id") }).sorted()
+            let sketched = Set(try sketches.map { try $0.integer("group_seq") }).sorted()
             guard !sketched.isEmpty else { return .done(try facts.summary(results, installs: exact)) }
             return .run(installHashes(of: sketched)) { hashes in
                 let estimates = try InstallSketches.estimates(sketches: sketches, hashes: hashes) {
-                    try $0.text("group_id")
+                    try $0.integer("group_seq")
                 }
                 return .done(try facts.summary(results, installs: exact.merging(estimates) { $1 }))
             }
@@ -22,12 +22,13 @@ extension FieldsReader {
     }
 
     /// The distinct install hashes these groups kept in the window, to merge into their sketches.
-    private func installHashes(of groups: [String]) -> SQLStatement {
+    /// - Parameter groups: the groups' `group_seq`.
+    private func installHashes(of groups: [Int64]) -> SQLStatement {
         SQLStatement(
             """
-            SELECT DISTINCT group_id, install_hash FROM \(rows(of: \.installs, "group_id, install_hash")) r
-            WHERE group_id IN (\(dialect.parameters(from: 7, count: groups.count)))
+            SELECT DISTINCT group_seq, install_hash FROM \(rows(of: \.installs, "group_seq, install_hash")) r
+            WHERE group_seq IN (\(dialect.parameters(from: 7, count: groups.count)))
             """,
-            window.arguments + groups.map(SQLValue.text))
+            window.arguments + groups.map(SQLValue.integer))
     }
 }

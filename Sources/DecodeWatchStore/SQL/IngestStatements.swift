@@ -11,13 +11,12 @@ import Foundation
 /// concurrent PostgreSQL transactions take their row locks in one order and never deadlock. Rows go in
 /// multi-row `VALUES`, a few round trips per commit rather than one per row.
 struct IngestStatements {
-    /// Upserts the groups; each returns the id, state and resolution time of the row it wrote.
+    /// Upserts the groups; each returns the id, `group_seq`, state and resolution time of the row it wrote.
     let groups: [SQLStatement]
     /// The ids the group upserts must return, sorted.
     let groupIDs: [String]
-    /// Each resolution's install and count writes, then its other rollup upserts, folded before the
-    /// transaction: hourly first, then per minute.
-    private let rollupWrites: [(cells: CellWrites, others: [SQLStatement])]
+    /// Each resolution's rollup rows, folded and sorted before the transaction: hourly first, then per minute.
+    private let rollupRows: [RollupRows]
     /// The latest report of each group in the commit, and the version of the batch that sent it.
     private let latest: [String: (seen: Date, version: String)]
     /// When the last batch of the commit was received: the time a regression is recorded at.
@@ -91,15 +90,13 @@ struct IngestStatements {
                     sample_type = CASE WHEN \(newer) THEN excluded.sample_type ELSE groups.sample_type END
                 WHERE groups.app_id = excluded.app_id AND groups.endpoint = excluded.endpoint
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
-                RETURNING group_id, state, resolved_at
+                RETURNING group_id, group_seq, state, resolved_at
                 """)
         // Cells name a group by its position among the sorted ids: they hash and sort as integers, in the
-        // order of the ids.
+        // order of the ids, until the group upserts return each group's `group_seq`.
         let position = Dictionary(uniqueKeysWithValues: sortedIDs.enumerated().map { ($1, $0) })
         let positions = ids.map { $0.map { position[$0]! } }
-        rollupWrites = Rollup.allCases.map {
-            Self.rollupWrites(of: batches, groups: positions, ids: sortedIDs, in: $0, dialect: dialect)
-        }
+        rollupRows = Rollup.allCases.map { RollupRows(of: batches, groups: positions, in: $0) }
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -123,69 +120,17 @@ struct IngestStatements {
 
     /// The hourly and per-minute rollups, installs and decode counts: a chain, because how many installs
     /// each cell gained decides which cells fold into sketches (``CellWrites``).
-    func rollups() throws -> SQLStep<Void> {
+    /// - Parameter seqs: the `group_seq` the group upserts returned for each of ``groupIDs``, in its order.
+    func rollups(seqs: [Int64]) throws -> SQLStep<Void> {
         // Built from the last resolution back, so that each one's chain ends by starting the next.
-        try rollupWrites.reversed().reduce(SQLStep<Void>.done(())) { next, writes in
-            try writes.cells.step().then { _ in try .runAll(writes.others) { _ in next } }
+        try rollupRows.reversed().reduce(SQLStep<Void>.done(())) { next, rows in
+            let writes = rows.writes(seqs: seqs, dialect: dialect)
+            return try writes.cells.step().then { _ in try .runAll(writes.others) { _ in next } }
         }
-    }
-
-    /// The writes of one resolution's rollups: installs and counts (``CellWrites``), then versions, expected
-    /// types and decodes.
-    /// - Parameters:
-    ///   - groups: the position in `ids` of each delta's group, for each batch.
-    ///   - ids: the commit's group ids, sorted.
-    private static func rollupWrites(
-        of batches: [BatchAggregate], groups: [[Int]], ids: [String], in rollup: Rollup, dialect: SQLDialect
-    ) -> (cells: CellWrites, others: [SQLStatement]) {
-        var counts: [Cell<Int>: Int] = [:]
-        var versions: [Cell<Int>: Int] = [:]
-        var installs: Set<Cell<Int>> = []
-        var expected: [Cell<Int>: Int] = [:]
-        var decodes: [Cell<String>: Int] = [:]
-        for (batch, groups) in zip(batches, groups) {
-            for (delta, id) in zip(batch.groups, groups) {
-                for (minute, count) in delta.minutes {
-                    let bucket = rollup.bucket(ofMinute: minute)
-                    counts[Cell(id, bucket), default: 0] = counts[Cell(id, bucket), default: 0].addingSaturating(count)
-                    let version = Cell(id, bucket, batch.version)
-                    versions[version] = versions[version, default: 0].addingSaturating(count)
-                    if let install = batch.installHash { installs.insert(Cell(id, bucket, install: install)) }
-                }
-                for (cell, count) in delta.expected {
-                    let key = Cell(id, rollup.bucket(ofMinute: cell.minute), cell.value)
-                    expected[key] = expected[key, default: 0].addingSaturating(count)
-                }
-            }
-            for entry in batch.decodes where entry.count > 0 {
-                let key = Cell(batch.appID, rollup.bucket(ofMinute: batch.decodesMinute), entry.endpoint)
-                decodes[key] = decodes[key, default: 0].addingSaturating(entry.count)
-            }
-        }
-        /// Rows of `values(cell, count)`, in the order of their cells.
-        func rows<ID>(_ tally: [Cell<ID>: Int], _ values: (Cell<ID>, SQLValue) -> [SQLValue]) -> [[SQLValue]] {
-            tally.sorted { $0.key < $1.key }.map { values($0.key, .integer(StoredCount.clamp($0.value))) }
-        }
-        let bucket = rollup.column
-        let cells = CellWrites(
-            rollup: rollup, dialect: dialect,
-            installs: installs.sorted().map { (CellKey(ids[$0.id], $0.bucket), $0.install) },
-            counts: counts.sorted { $0.key < $1.key }.map { (CellKey(ids[$0.key.id], $0.key.bucket), $0.value) })
-        let versionRows = rows(versions) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value), $1] }
-        let expectedRows = rows(expected) { [.text(ids[$0.id]), .integer($0.bucket), .text($0.value), $1] }
-        let decodeRows = rows(decodes) { [.text($0.id), .text($0.value), .integer($0.bucket), $1] }
-        let others =
-            add(into: rollup.versions, columns: ["group_id", bucket, "version"], rows: versionRows, dialect: dialect)
-            + add(
-                into: rollup.expected, columns: ["group_id", bucket, "expected"], rows: expectedRows, dialect: dialect)
-            + add(
-                into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows, dialect: dialect
-            )
-        return (cells, others)
     }
 
     /// Upserts rows of `key columns…, count`, adding each count to the stored one.
-    private static func add(into table: String, columns key: [String], rows: [[SQLValue]], dialect: SQLDialect)
+    fileprivate static func add(into table: String, columns key: [String], rows: [[SQLValue]], dialect: SQLDialect)
         -> [SQLStatement]
     {
         insert(
@@ -259,7 +204,7 @@ private struct GroupRow {
 
 /// A rollup row's key: a group (by its position among the commit's sorted ids) or, for decode counts, an
 /// app; a bucket; and a value or an install hash.
-private struct Cell<ID: Hashable & Comparable>: Hashable, Comparable {
+private struct Cell<ID: Hashable & Comparable & Sendable>: Hashable, Comparable, Sendable {
     let id: ID
     let bucket: Int64
     var value = ""
@@ -274,5 +219,89 @@ private struct Cell<ID: Hashable & Comparable>: Hashable, Comparable {
 
     static func < (a: Cell, b: Cell) -> Bool {
         (a.id, a.bucket, a.value, a.install) < (b.id, b.bucket, b.value, b.install)
+    }
+}
+
+/// One resolution's rollup rows of a commit: every batch's counts, versions, installs, expected types and
+/// decodes added up per cell and sorted, each group named by its position among the commit's sorted ids.
+private struct RollupRows: Sendable {
+    let rollup: Rollup
+    let counts: [(cell: Cell<Int>, count: Int)]
+    let versions: [(cell: Cell<Int>, count: Int)]
+    let installs: [Cell<Int>]
+    let expected: [(cell: Cell<Int>, count: Int)]
+    let decodes: [(cell: Cell<String>, count: Int)]
+
+    /// - Parameter groups: the position among the commit's sorted ids of each delta's group, for each batch.
+    init(of batches: [BatchAggregate], groups: [[Int]], in rollup: Rollup) {
+        self.rollup = rollup
+        var counts: [Cell<Int>: Int] = [:]
+        var versions: [Cell<Int>: Int] = [:]
+        var installs: Set<Cell<Int>> = []
+        var expected: [Cell<Int>: Int] = [:]
+        var decodes: [Cell<String>: Int] = [:]
+        for (batch, groups) in zip(batches, groups) {
+            for (delta, id) in zip(batch.groups, groups) {
+                for (minute, count) in delta.minutes {
+                    let bucket = rollup.bucket(ofMinute: minute)
+                    counts[Cell(id, bucket), default: 0] = counts[Cell(id, bucket), default: 0].addingSaturating(count)
+                    let version = Cell(id, bucket, batch.version)
+                    versions[version] = versions[version, default: 0].addingSaturating(count)
+                    if let install = batch.installHash { installs.insert(Cell(id, bucket, install: install)) }
+                }
+                for (cell, count) in delta.expected {
+                    let key = Cell(id, rollup.bucket(ofMinute: cell.minute), cell.value)
+                    expected[key] = expected[key, default: 0].addingSaturating(count)
+                }
+            }
+            for entry in batch.decodes where entry.count > 0 {
+                let key = Cell(batch.appID, rollup.bucket(ofMinute: batch.decodesMinute), entry.endpoint)
+                decodes[key] = decodes[key, default: 0].addingSaturating(entry.count)
+            }
+        }
+        func sorted<ID>(_ tally: [Cell<ID>: Int]) -> [(cell: Cell<ID>, count: Int)] {
+            tally.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+        self.counts = sorted(counts)
+        self.versions = sorted(versions)
+        self.installs = installs.sorted()
+        self.expected = sorted(expected)
+        self.decodes = sorted(decodes)
+    }
+
+    /// The writes, each group named by its `group_seq`: installs and counts (``CellWrites``), then versions,
+    /// expected types and decodes.
+    /// - Parameter seqs: the `group_seq` of the group at each position.
+    func writes(seqs: [Int64], dialect: SQLDialect) -> (cells: CellWrites, others: [SQLStatement]) {
+        let bucket = rollup.column
+        let cells = CellWrites(
+            rollup: rollup, dialect: dialect,
+            installs: installs.map { (CellKey(seqs[$0.id], $0.bucket), $0.install) },
+            counts: counts.map { (CellKey(seqs[$0.cell.id], $0.cell.bucket), $0.count) })
+        func rows(_ tally: [(cell: Cell<Int>, count: Int)]) -> [[SQLValue]] {
+            tally.map {
+                [
+                    .integer(seqs[$0.cell.id]), .integer($0.cell.bucket), .text($0.cell.value),
+                    .integer(StoredCount.clamp($0.count)),
+                ]
+            }
+        }
+        let decodeRows = decodes.map {
+            [
+                SQLValue.text($0.cell.id), .text($0.cell.value), .integer($0.cell.bucket),
+                .integer(StoredCount.clamp($0.count)),
+            ]
+        }
+        let others =
+            IngestStatements.add(
+                into: rollup.versions, columns: ["group_seq", bucket, "version"], rows: rows(versions),
+                dialect: dialect)
+            + IngestStatements.add(
+                into: rollup.expected, columns: ["group_seq", bucket, "expected"], rows: rows(expected),
+                dialect: dialect)
+            + IngestStatements.add(
+                into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows,
+                dialect: dialect)
+        return (cells, others)
     }
 }

@@ -28,10 +28,10 @@ struct InstallFold {
     /// cell's tally of kept hashes to 0.
     private func fold(_ cell: CellKey) -> SQLStep<Void> {
         let p = dialect.parameter
-        let (column, key) = (rollup.column, [SQLValue.text(cell.group), .integer(cell.bucket)])
-        let ofCell = "group_id = \(p(1)) AND \(column) = \(p(2))"
+        let (column, key) = (rollup.column, [SQLValue.integer(cell.group), .integer(cell.bucket)])
+        let ofCell = "group_seq = \(p(1)) AND \(column) = \(p(2))"
         let read = SQLStatement(
-            "SELECT group_id, sketch FROM \(rollup.installSketches) WHERE \(ofCell)\(dialect.lockingClause)", key)
+            "SELECT group_seq, sketch FROM \(rollup.installSketches) WHERE \(ofCell)\(dialect.lockingClause)", key)
         let delete = SQLStatement("DELETE FROM \(rollup.installs) WHERE \(ofCell) RETURNING install_hash", key)
         let reset = SQLStatement("UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(ofCell)", key)
         return .run(read) { stored in
@@ -41,8 +41,8 @@ struct InstallFold {
                 for row in deleted { sketch.add(hash: UInt64(bitPattern: try row.integer("install_hash"))) }
                 let write = SQLStatement(
                     """
-                    INSERT INTO \(rollup.installSketches) (group_id, \(column), sketch) VALUES (\(p(1)), \(p(2)), \(p(3)))
-                    ON CONFLICT (group_id, \(column)) DO UPDATE SET sketch = excluded.sketch
+                    INSERT INTO \(rollup.installSketches) (group_seq, \(column), sketch) VALUES (\(p(1)), \(p(2)), \(p(3)))
+                    ON CONFLICT (group_seq, \(column)) DO UPDATE SET sketch = excluded.sketch
                     """,
                     key + [.blob(sketch.bytes)])
                 return try .runAll([write, reset]) { _ in .done(()) }

@@ -8,14 +8,14 @@ import DecodeWatchCore
 enum InstallSketches {
     /// One estimate per key.
     /// - Parameters:
-    ///   - sketches: rows with `group_id` and a `sketch`.
+    ///   - sketches: rows with a `sketch`.
     ///   - hashes: rows with an `install_hash`.
     ///   - key: what a row is counted under.
     /// - Throws: ``StoreError`` `unavailable` when a stored sketch cannot be read.
-    static func estimates(sketches: [SQLRecord], hashes: [SQLRecord], key: (SQLRecord) throws -> String) throws
-        -> [String: Int]
-    {
-        var merged: [String: HyperLogLog] = [:]
+    static func estimates<Key: Hashable>(
+        sketches: [SQLRecord], hashes: [SQLRecord], key: (SQLRecord) throws -> Key
+    ) throws -> [Key: Int] {
+        var merged: [Key: HyperLogLog] = [:]
         for row in sketches { merged[try key(row), default: HyperLogLog()].merge(try HyperLogLog(storedIn: row)) }
         for row in hashes {
             merged[try key(row), default: HyperLogLog()].add(hash: UInt64(bitPattern: try row.integer("install_hash")))

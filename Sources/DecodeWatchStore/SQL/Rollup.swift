@@ -2,6 +2,9 @@ import DecodeWatchCore
 
 /// The two resolutions counts are kept at, in tables of the same shape: hourly for every window, and per
 /// minute (for ``Minute/kept``) for the partial hours at the edges of recent windows.
+///
+/// Cell tables name a group by its `group_seq`, the integer its `groups` row was given, rather than by its
+/// 32-character `group_id`: a window's totals read every group's cells, and integer keys keep those rows small.
 enum Rollup: CaseIterable {
     case hour
     case minute
@@ -26,6 +29,11 @@ enum Rollup: CaseIterable {
     var installSketches: String { "group_\(column)_install_sketches" }
     /// Decode counts per app, endpoint and bucket.
     var endpointCounts: String { "endpoint_\(column)s" }
+
+    /// The `group_seq` that names a group in the cell tables, from an expression of its `group_id`.
+    static func seq(ofGroup id: String) -> String {
+        "(SELECT group_seq FROM groups WHERE group_id = \(id))"
+    }
 
     /// The tables hanging on a group's cells, children before ``groupCounts``.
     var cellTables: [String] { [versions, expected, installs, installSketches, groupCounts] }

@@ -6,9 +6,9 @@ extension SQLStore {
         guard !groups.isEmpty else { return [:] }
         let statement = SQLStatement(
             """
-            SELECT group_id, hour, count FROM group_hours
-            WHERE group_id IN (\(dialect.parameters(from: 3, count: groups.count)))
-              AND hour >= \(dialect.parameter(1)) AND hour < \(dialect.parameter(2))
+            SELECT g.group_id, h.hour, h.count FROM groups g JOIN group_hours h ON h.group_seq = g.group_seq
+            WHERE g.group_id IN (\(dialect.parameters(from: 3, count: groups.count)))
+              AND h.hour >= \(dialect.parameter(1)) AND h.hour < \(dialect.parameter(2))
             """,
             [.integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))] + groups.map(SQLValue.text))
         return try await perform(
@@ -47,21 +47,21 @@ extension SQLStore {
         func rows(_ table: String) -> String {
             """
             FROM groups g CROSS JOIN \(table) i
-            WHERE i.group_id = g.group_id AND i.hour >= \(dialect.parameter(1)) AND i.hour < \(dialect.parameter(2))\(filter)
+            WHERE i.group_seq = g.group_seq AND i.hour >= \(dialect.parameter(1)) AND i.hour < \(dialect.parameter(2))\(filter)
             """
         }
         let counts = SQLStatement(
             """
             SELECT \(dialect.cappedSum("h.total")) AS total, COUNT(*) AS groups,
                    COUNT(DISTINCT g.app_id || ' ' || g.endpoint) AS endpoints
-            FROM \(WindowBuckets.totals(dialect: dialect, minutes: false)) h JOIN groups g ON g.group_id = h.group_id
+            FROM \(WindowBuckets.totals(dialect: dialect, minutes: false)) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filter)
             """,
             arguments)
         let installs = SQLStatement(
             "SELECT COUNT(DISTINCT i.install_hash) AS installs \(rows(Rollup.hour.installs))", arguments)
         let sketches = SQLStatement(
-            "SELECT i.group_id, i.sketch \(rows(Rollup.hour.installSketches))", arguments)
+            "SELECT i.group_seq, i.sketch \(rows(Rollup.hour.installSketches))", arguments)
         // With a sketch in the window, every group's installs are estimated together: they overlap.
         let hashes = SQLStatement("SELECT DISTINCT i.install_hash \(rows(Rollup.hour.installs))", arguments)
         let step = try SQLStep<DigestWindowTotals>.runAll([counts, installs, sketches]) { results in

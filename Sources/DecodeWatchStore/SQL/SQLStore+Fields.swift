@@ -61,10 +61,12 @@ struct FieldsReader {
         var totals = window.totals(dialect: dialect)
         if let ids {
             totals = """
-                (SELECT group_id, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.groupCounts, "group_id, count")) c
-                WHERE c.group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count)))
-                GROUP BY group_id)
+                (SELECT group_seq, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: \.groupCounts, "group_seq, count")) c
+                WHERE c.group_seq IN (
+                    SELECT group_seq FROM groups
+                    WHERE group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count))))
+                GROUP BY group_seq)
                 """
             arguments += ids.map(SQLValue.text)
         }
@@ -72,9 +74,10 @@ struct FieldsReader {
         arguments.append(.integer(Int64(ids?.count ?? query.limit)))
         return SQLStatement(
             """
-            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.sample_snippet,
-                   g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at, g.regressed_version, h.total
-            FROM \(totals) h JOIN groups g ON g.group_id = h.group_id
+            SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,
+                   g.sample_snippet, g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at,
+                   g.regressed_version, h.total
+            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filters)
             ORDER BY h.total DESC, g.group_id ASC
             LIMIT \(dialect.parameter(arguments.count))
@@ -92,8 +95,8 @@ struct FieldsReader {
         if let version {
             arguments.append(.text(version))
             filters += """
-                 AND g.group_id IN (
-                    SELECT group_id FROM \(rows(of: \.versions, "group_id, version")) v
+                 AND g.group_seq IN (
+                    SELECT group_seq FROM \(rows(of: \.versions, "group_seq, version")) v
                     WHERE version = \(dialect.parameter(arguments.count)))
                 """
         }
@@ -101,7 +104,7 @@ struct FieldsReader {
             """
             SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
                    g.regressed_version, h.total, d.total AS decodes
-            FROM \(window.totals(dialect: dialect)) h JOIN groups g ON g.group_id = h.group_id
+            FROM \(window.totals(dialect: dialect)) h JOIN groups g ON g.group_seq = h.group_seq
             LEFT JOIN (
                 SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
                 FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
@@ -138,17 +141,17 @@ struct FieldsReader {
     /// The statements reading what the summary says about a page of groups.
     /// - Parameter groups: the rows of ``groups``.
     func facts(of groups: [SQLRecord]) throws -> WindowFacts {
-        let ids = try groups.map { try $0.text("group_id") }
+        let seqs = try groups.map { try $0.integer("group_seq") }
         let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
-        let pageOf = "group_id IN (\(dialect.parameters(from: 7, count: ids.count)))"
-        let page = window.arguments + ids.map(SQLValue.text)
+        let pageOf = "group_seq IN (\(dialect.parameters(from: 7, count: seqs.count)))"
+        let page = window.arguments + seqs.map(SQLValue.integer)
         func sums(_ table: KeyPath<Rollup, String>, _ column: String) -> SQLStatement {
             SQLStatement(
                 """
-                SELECT group_id, \(column) AS value, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: table, "group_id, \(column), count")) r
+                SELECT group_seq, \(column) AS value, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: table, "group_seq, \(column), count")) r
                 WHERE \(pageOf)
-                GROUP BY group_id, \(column)
+                GROUP BY group_seq, \(column)
                 """,
                 page)
         }
@@ -159,15 +162,15 @@ struct FieldsReader {
                 sums(\.expected, "expected"),
                 SQLStatement(
                     """
-                    SELECT group_id, COUNT(DISTINCT install_hash) AS installs
-                    FROM \(rows(of: \.installs, "group_id, install_hash")) r
+                    SELECT group_seq, COUNT(DISTINCT install_hash) AS installs
+                    FROM \(rows(of: \.installs, "group_seq, install_hash")) r
                     WHERE \(pageOf)
-                    GROUP BY group_id
+                    GROUP BY group_seq
                     """,
                     page),
                 decodes(ofApps: apps),
                 SQLStatement(
-                    "SELECT group_id, sketch FROM \(rows(of: \.installSketches, "group_id, sketch")) r WHERE \(pageOf)",
+                    "SELECT group_seq, sketch FROM \(rows(of: \.installSketches, "group_seq, sketch")) r WHERE \(pageOf)",
                     page),
             ])
     }
@@ -181,8 +184,8 @@ struct WindowFacts {
     let statements: [SQLStatement]
 
     /// The summary, from the rows of ``statements``.
-    /// - Parameter installs: distinct installs per group (``FieldsReader/summary(of:)``).
-    func summary(_ results: [[SQLRecord]], installs: [String: Int]) throws -> FieldsSummary {
+    /// - Parameter installs: distinct installs per `group_seq` (``FieldsReader/summary(of:)``).
+    func summary(_ results: [[SQLRecord]], installs: [Int64: Int]) throws -> FieldsSummary {
         let versions = try Self.sums(results[0])
         let expected = try Self.sums(results[1])
         var decodes: [AppEndpoint: Int] = [:]
@@ -192,6 +195,7 @@ struct WindowFacts {
         }
         let fields = try groups.map { row -> FieldSummary in
             let id = try row.text("group_id")
+            let seq = try row.integer("group_seq")
             let app = try row.text("app_id")
             let endpoint = try row.text("endpoint")
             let count = try row.count("total")
@@ -200,11 +204,11 @@ struct WindowFacts {
             return FieldSummary(
                 group: id, app: app, endpoint: endpoint, path: try row.text("path"),
                 kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
-                expected: expected[id].flatMap(Self.mostFrequent),
-                count: count, installs: installs[id] ?? 0,
+                expected: expected[seq].flatMap(Self.mostFrequent),
+                count: count, installs: installs[seq] ?? 0,
                 rate: denominator > 0 ? Double(count) / Double(denominator) : nil,
                 firstSeen: lifecycle.firstSeen, lastSeen: try row.date("last_seen"),
-                versions: versions[id] ?? [:], status: lifecycle.status(since: query.since),
+                versions: versions[seq] ?? [:], status: lifecycle.status(since: query.since),
                 sample: Sample(
                     snippet: try row.optionalText("sample_snippet"), message: try row.optionalText("sample_message"),
                     type: try row.optionalText("sample_type")))
@@ -212,11 +216,11 @@ struct WindowFacts {
         return FieldsSummary(since: query.since, until: query.until, fields: fields)
     }
 
-    /// Sums per group and value, from rows of `group_id, value, total`.
-    private static func sums(_ rows: [SQLRecord]) throws -> [String: [String: Int]] {
-        var result: [String: [String: Int]] = [:]
+    /// Sums per group and value, from rows of `group_seq, value, total`.
+    private static func sums(_ rows: [SQLRecord]) throws -> [Int64: [String: Int]] {
+        var result: [Int64: [String: Int]] = [:]
         for row in rows {
-            result[try row.text("group_id"), default: [:]][try row.text("value")] = try row.count("total")
+            result[try row.integer("group_seq"), default: [:]][try row.text("value")] = try row.count("total")
         }
         return result
     }

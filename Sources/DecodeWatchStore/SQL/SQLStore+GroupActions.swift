@@ -8,11 +8,12 @@ extension SQLStore {
         let facts = SQLStatement(
             """
             SELECT (SELECT COUNT(*) FROM groups WHERE group_id = \(p(1))) AS known,
-                   (SELECT \(dialect.cappedSum("count")) FROM group_hours WHERE group_id = \(p(1))) AS total
+                   (SELECT \(dialect.cappedSum("count")) FROM group_hours WHERE group_seq = \(Rollup.seq(ofGroup: p(1)))) AS total
             """,
             [.text(group)])
         let versions = SQLStatement(
-            "SELECT DISTINCT version FROM group_hour_versions WHERE group_id = \(p(1))", [.text(group)])
+            "SELECT DISTINCT version FROM group_hour_versions WHERE group_seq = \(Rollup.seq(ofGroup: p(1)))",
+            [.text(group)])
         let step = try SQLStep<Void>.runAll([facts, versions]) { [dialect] results in
             guard let row = results[0].first, try row.integer("known") > 0 else {
                 throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
@@ -87,16 +88,17 @@ extension SQLStore {
     {
         let states = SQLStatement(
             """
-            SELECT a.group_id, a.muted_at, a.muted_until, a.muted_until_total, a.next_version_at,
+            SELECT a.group_id, g.group_seq, a.muted_at, a.muted_until, a.muted_until_total, a.next_version_at,
                    a.next_version_through,
-                   (SELECT \(dialect.cappedSum("h.count")) FROM group_hours h WHERE h.group_id = a.group_id) AS total
-            FROM group_actions a
+                   (SELECT \(dialect.cappedSum("h.count")) FROM group_hours h WHERE h.group_seq = g.group_seq) AS total
+            FROM group_actions a LEFT JOIN groups g ON g.group_id = a.group_id
             WHERE \(filter) (a.muted_at IS NOT NULL OR a.next_version_at IS NOT NULL)
             """,
             arguments)
         let step = SQLStep<[String: GroupActionState]>.run(states) { [dialect] rows in
             var result: [String: GroupActionState] = [:]
-            var resolvedSince: [String: Int64] = [:]
+            // Groups resolved in their next version: `group_seq` and the hour of the decision, by id.
+            var resolvedSince: [String: (seq: Int64, hour: Int64)] = [:]
             for row in rows {
                 let id = try row.text("group_id")
                 var state = GroupActionState()
@@ -110,7 +112,7 @@ extension SQLStore {
                 if let at = try row.optionalDate("next_version_at") {
                     state.isResolvedInNextVersion = true
                     state.resolvedThroughVersion = try row.optionalText("next_version_through")
-                    resolvedSince[id] = Hour.index(of: at)
+                    if let seq = try row.optionalInteger("group_seq") { resolvedSince[id] = (seq, Hour.index(of: at)) }
                 }
                 result[id] = state
             }
@@ -118,16 +120,17 @@ extension SQLStore {
             let states = result
             // Versions reporting since each resolution; a version newer than the one resolved through regresses.
             let ids = resolvedSince.keys.sorted()
+            let idOfSeq = Dictionary(uniqueKeysWithValues: resolvedSince.map { ($1.seq, $0) })
             let since = ids.enumerated().map { index, _ in
-                "(group_id = \(dialect.parameter(2 * index + 1)) AND hour >= \(dialect.parameter(2 * index + 2)))"
+                "(group_seq = \(dialect.parameter(2 * index + 1)) AND hour >= \(dialect.parameter(2 * index + 2)))"
             }
             let versions = SQLStatement(
-                "SELECT DISTINCT group_id, version FROM group_hour_versions WHERE \(since.joined(separator: " OR "))",
-                ids.flatMap { [SQLValue.text($0), .integer(resolvedSince[$0]!)] })
+                "SELECT DISTINCT group_seq, version FROM group_hour_versions WHERE \(since.joined(separator: " OR "))",
+                ids.flatMap { [SQLValue.integer(resolvedSince[$0]!.seq), .integer(resolvedSince[$0]!.hour)] })
             return .run(versions) { rows in
                 var result = states
                 for row in rows {
-                    let id = try row.text("group_id")
+                    guard let id = idOfSeq[try row.integer("group_seq")] else { continue }
                     let version = try row.text("version")
                     guard var state = result[id] else { continue }
                     if let through = state.resolvedThroughVersion {
@@ -164,7 +167,8 @@ extension SQLStore {
             """
             SELECT version, \(dialect.cappedSum("count")) AS total, MIN(hour) AS first_hour, MAX(hour) AS last_hour
             FROM group_hour_versions
-            WHERE group_id = \(dialect.parameter(1)) AND hour >= \(dialect.parameter(2)) AND hour < \(dialect.parameter(3))
+            WHERE group_seq = \(Rollup.seq(ofGroup: dialect.parameter(1)))
+              AND hour >= \(dialect.parameter(2)) AND hour < \(dialect.parameter(3))
             GROUP BY version
             """,
             [.text(group), .integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))])

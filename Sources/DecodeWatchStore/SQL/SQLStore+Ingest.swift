@@ -25,12 +25,15 @@ extension SQLStore {
             return try .runAll(statements.groups) { results in
                 // The upsert only touches a row of the same key; a different key under the same id would be
                 // a SHA-256 collision, refused rather than counted into another group (or another app).
-                let written = Set(try results.joined().map { try $0.text("group_id") })
-                if let id = statements.groupIDs.first(where: { !written.contains($0) }) {
-                    throw StoreError.groupConflict(id)
+                let seqOfID = Dictionary(
+                    try results.joined().map { (try $0.text("group_id"), try $0.integer("group_seq")) }
+                ) { first, _ in first }
+                let seqs = try statements.groupIDs.map { id in
+                    guard let seq = seqOfID[id] else { throw StoreError.groupConflict(id) }
+                    return seq
                 }
                 return try .runAll(try statements.regressions(Array(results.joined()))) { _ in
-                    try statements.rollups().then { _ in .done(outcomes) }
+                    try statements.rollups(seqs: seqs).then { _ in .done(outcomes) }
                 }
             }
         }

@@ -20,7 +20,7 @@ extension SQLStore {
         let byTime: [SQLValue] = [SQLValue(horizon), .integer(Int64(limit))]
         let expiredGroups = """
             SELECT g.group_id FROM groups g
-            WHERE g.last_seen < \(first) AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_id = g.group_id)
+            WHERE g.last_seen < \(first) AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_seq = g.group_seq)
             ORDER BY g.group_id LIMIT \(cap)
             """
         return cellDeletes(in: .hour, before: Hour.index(of: horizon), limit: limit) + [
@@ -43,12 +43,12 @@ extension SQLStore {
         let (first, cap, column) = (dialect.parameter(1), dialect.parameter(2), rollup.column)
         let arguments: [SQLValue] = [.integer(bucket), .integer(Int64(limit))]
         let expired = """
-            SELECT group_id, \(column) FROM \(rollup.groupCounts) WHERE \(column) < \(first)
-            ORDER BY \(column), group_id LIMIT \(cap)
+            SELECT group_seq, \(column) FROM \(rollup.groupCounts) WHERE \(column) < \(first)
+            ORDER BY \(column), group_seq LIMIT \(cap)
             """
         return rollup.cellTables.map { table in
             SQLStatement(
-                "DELETE FROM \(table) WHERE (group_id, \(column)) IN (\(expired)) RETURNING 1 AS deleted", arguments)
+                "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(expired)) RETURNING 1 AS deleted", arguments)
         } + [
             SQLStatement(
                 """

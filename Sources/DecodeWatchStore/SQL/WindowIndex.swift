@@ -40,7 +40,8 @@ struct WindowIndex {
              WHERE minute >= \(bind(minutes.from)) AND minute < \(bind(minutes.to)))
             """
         }
-        let failures = "SELECT group_id, \(sums("total")) FROM \(rows(\.groupCounts, "group_id")) c GROUP BY group_id"
+        let failures =
+            "SELECT group_seq, \(sums("total")) FROM \(rows(\.groupCounts, "group_seq")) c GROUP BY group_seq"
         let decodes = """
             SELECT app_id, endpoint, \(sums("decodes")) FROM \(rows(\.endpointCounts, "app_id, endpoint")) e
             GROUP BY app_id, endpoint
@@ -50,7 +51,7 @@ struct WindowIndex {
             """
             SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.state,
                    g.resolved_at, g.regressed_at, g.regressed_version, \(perWindow)
-            FROM (\(failures)) h JOIN groups g ON g.group_id = h.group_id
+            FROM (\(failures)) h JOIN groups g ON g.group_seq = h.group_seq
             LEFT JOIN (\(decodes)) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
             """,
             arguments)

@@ -1,0 +1,107 @@
+import DecodeWatchCore
+import Foundation
+import GRDB
+import PostgresNIO
+import Testing
+
+@testable import DecodeWatchStore
+@testable import DecodeWatchStorePostgres
+
+/// The migration that keys cell tables by `group_seq`: a database written before it keeps what it counted.
+@Suite("Integer cell keys migration")
+struct CellKeyMigrationTests {
+    static let key = GroupKey(
+        app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
+    static let other = GroupKey(
+        app: "com.example.shop", endpoint: "GET /v2/posts", path: "$.results[*].id", kind: .typeMismatch)
+    /// 2026-11-21T09:00Z, the hour the fixture's reports fall in, as an hour and a minute index.
+    static let hour = Hour.index(of: RFC3339.date(from: "2026-11-21T09:00:00Z")!)
+    static let window = FieldsQuery(
+        since: RFC3339.date(from: "2026-11-21T09:00:00Z")!, until: RFC3339.date(from: "2026-11-21T10:00:00Z")!)
+
+    @Test(
+        "a database from before integer cell keys keeps every group's counts, versions, expected types and installs, drops cells of no group, and takes new reports into the same groups",
+        arguments: StoreBackend.allCases)
+    func upgradeKeepsCells(backend: StoreBackend) async throws {
+        let database = try await FreshDatabase.create(backend)
+        let outcome: Result<Void, any Error>
+        do {
+            try await database.migrateToBeforeIntegerCellKeys()
+            for statement in Self.oldRows { try await database.execute(statement) }
+            // Opening the store runs the migration.
+            let fixture = try await StoreFixture(database: database)
+            do { outcome = .success(try await Self.expectCellsKept(fixture)) } catch { outcome = .failure(error) }
+            await fixture.stopPools()
+        } catch {
+            outcome = .failure(error)
+        }
+        await database.drop()
+        try outcome.get()
+    }
+
+    private static func expectCellsKept(_ fixture: StoreFixture) async throws {
+        let fields = try await fixture.store.fields(window).fields
+        #expect(fields.map(\.group) == [key.id, other.id])
+        let first = try #require(fields.first)
+        #expect(first.count == 5)
+        #expect(first.versions == ["5.2.0": 4, "5.1.0": 1])
+        #expect(first.expected == "String")
+        #expect(first.installs == 2)
+        #expect(first.sample.message == "kept sample")
+        #expect(fields.last?.count == 3)
+        #expect(try await fixture.database.count("group_hours") == 2, "the cell of no group is gone")
+
+        // A new report of the first group adds to its migrated cells.
+        #expect(try await fixture.send(2) == .stored)
+        let after = try #require(try await fixture.store.fields(window).fields.first)
+        #expect(after.group == key.id)
+        #expect(after.count == 7)
+        #expect(after.versions["5.2.0"] == 6)
+        #expect(after.installs == 3)
+        #expect(try await fixture.database.count("groups") == 2)
+    }
+
+    /// Two groups with hourly and per-minute cells in the columns of the schema before `group_seq`, and a
+    /// cell of a group that no longer exists.
+    static var oldRows: [String] {
+        let (a, b, h, m) = (key.id, other.id, hour, hour * 60)
+        return """
+            INSERT INTO groups (group_id, app_id, endpoint, path, kind, first_seen, last_seen, sample_message)
+            VALUES ('\(a)', 'com.example.shop', 'GET /v2/posts', '$.results[*].title', 'keyNotFound', 0, 1, 'kept sample'),
+                   ('\(b)', 'com.example.shop', 'GET /v2/posts', '$.results[*].id', 'typeMismatch', 0, 1, NULL);
+            INSERT INTO group_hours (group_id, hour, count, exact_installs)
+            VALUES ('\(a)', \(h), 5, 2), ('\(b)', \(h), 3, 1), ('gone', \(h), 99, 0);
+            INSERT INTO group_minutes (group_id, minute, count, exact_installs)
+            VALUES ('\(a)', \(m), 5, 2), ('\(b)', \(m), 3, 1);
+            INSERT INTO group_hour_versions (group_id, hour, version, count)
+            VALUES ('\(a)', \(h), '5.2.0', 4), ('\(a)', \(h), '5.1.0', 1), ('\(b)', \(h), '5.2.0', 3);
+            INSERT INTO group_hour_expected (group_id, hour, expected, count)
+            VALUES ('\(a)', \(h), 'String', 5), ('\(b)', \(h), 'Int', 3);
+            INSERT INTO group_hour_installs (group_id, hour, install_hash)
+            VALUES ('\(a)', \(h), 11), ('\(a)', \(h), 12), ('\(b)', \(h), 13);
+            INSERT INTO group_minute_installs (group_id, minute, install_hash)
+            VALUES ('\(a)', \(m), 11), ('\(a)', \(m), 12), ('\(b)', \(m), 13)
+            """.components(separatedBy: ";\n")
+    }
+}
+
+extension FreshDatabase {
+    /// Creates the schema as it was just before cells were keyed by `group_seq`.
+    func migrateToBeforeIntegerCellKeys() async throws {
+        switch self {
+        case .sqlite(let folder):
+            let queue = try DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path)
+            try SQLiteMigrations.migrator.migrate(queue, upTo: "addInstallSketches")
+            try queue.close()
+        case .postgres:
+            try await execute(
+                "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+            )
+            for migration in PostgresMigrations.all where migration.version <= 10 {
+                for statement in migration.statements { try await execute(statement) }
+                try await execute(
+                    "INSERT INTO schema_migrations VALUES (\(migration.version), '\(migration.name)', 0)")
+            }
+        }
+    }
+}
