@@ -25,6 +25,9 @@ public final class PostgresReportStore: SQLStore, Service {
     private let migrations = MigrationGate()
 
     package var dialect: SQLDialect { .postgres }
+    /// One: PostgreSQL sums with a hash aggregate and plans parallel workers itself, and the pool's connections
+    /// are left to other requests.
+    package var readSlices: Int { 1 }
     package let decodedContracts = DecodedContracts()
 
     /// Creates a store; nothing connects until ``run()`` runs and the store is used.

@@ -100,6 +100,27 @@ struct SummaryStoreTests {
     }
 
     @Test(
+        "a limited page holds the groups with the most failures and breaks ties by id, though each part of the groups is summed apart",
+        arguments: StoreBackend.allCases)
+    func pageAcrossParts(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // Counts 1, 1, 2, 2, …, 12, 12: groups written one after another fall in different parts, so each
+            // tie spans two parts.
+            for index in 0..<24 { try await fixture.send(1 + index / 2, path: ["field\(index)"]) }
+            let all = try await fixture.store.fields(Self.window).fields
+            #expect(all.count == 24)
+            for (a, b) in zip(all, all.dropFirst()) {
+                #expect(a.count > b.count || (a.count == b.count && a.group < b.group))
+            }
+            var query = Self.window
+            query.limit = 7
+            let page = try await fixture.store.fields(query).fields
+            #expect(page.map(\.count) == [12, 12, 11, 11, 10, 10, 9])
+            #expect(page.map(\.group) == all.prefix(7).map(\.group))
+        }
+    }
+
+    @Test(
         "status is new when first seen inside the window and ongoing when before it", arguments: StoreBackend.allCases)
     func newAndOngoing(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in

@@ -76,15 +76,6 @@ package enum SQLDialect: Sendable {
         }
     }
 
-    /// A column in a condition that must not choose the index: SQLite's documented hint is a unary `+`.
-    ///
-    /// Without statistics SQLite prefers an equality on a key's first column to a range on another index, so
-    /// `app_id IN (…)` over decode counts read every hour and minute kept of those apps (75,000 rows for four
-    /// apps over a week) instead of the window's few from the index on the bucket.
-    package func unindexed(_ column: String) -> String {
-        self == .sqlite ? "+\(column)" : column
-    }
-
     /// Appended to a `SELECT` whose rows an `UPDATE` then changes: PostgreSQL locks them in the
     /// select's order (so writers never deadlock); SQLite has one writer and no row locks.
     package var lockingClause: String {

@@ -4,24 +4,41 @@ import Foundation
 extension SQLStore {
     public func fields(_ query: FieldsQuery) async throws -> FieldsSummary {
         let reader = FieldsReader(query: query, dialect: dialect)
-        let step = SQLStep<FieldsSummary>.run(reader.groups) { groups in
-            guard !groups.isEmpty else {
-                return .done(FieldsSummary(since: query.since, until: query.until, fields: []))
-            }
-            return try reader.summary(of: groups)
+        // The page is chosen from every part's ranking, then read whole with its facts in one transaction.
+        let ranked = try await readInSlices(reader.ranking).map { row in
+            (group: try row.text("group_id"), count: try row.count("total"))
         }
-        return try await perform(step, access: .read)
+        let chosen = ranked.mostFailuresFirst(count: \.count, group: \.group).prefix(max(0, query.limit))
+        return try await perform(summary(ofGroups: chosen.map(\.group), reader), access: .read)
     }
 
     public func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
-        guard !groups.isEmpty else { return [] }
         // The window's end decides which of its edges are recent enough to be exact to the minute.
         let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
-        let step = SQLStep<[FieldSummary]>.run(reader.groups(among: groups)) { rows in
-            guard !rows.isEmpty else { return .done([]) }
-            return try reader.summary(of: rows).then { .done($0.fields) }
+        return try await perform(summary(ofGroups: groups, reader), access: .read).fields
+    }
+
+    /// The summary of these groups that failed in the reader's window, most failures first.
+    private func summary(ofGroups ids: [String], _ reader: FieldsReader) -> SQLStep<FieldsSummary> {
+        let empty = FieldsSummary(since: reader.query.since, until: reader.query.until, fields: [])
+        guard !ids.isEmpty else { return .done(empty) }
+        return .run(reader.groups(among: ids)) { rows in
+            guard !rows.isEmpty else { return .done(empty) }
+            return try reader.summary(of: rows)
         }
-        return try await perform(step, access: .read)
+    }
+
+    /// Runs a statement once per part of the groups (``SQLStore/readSlices`` parts), each in a read transaction
+    /// of its own and all at once, and returns every part's rows.
+    func readInSlices(_ statement: @escaping @Sendable (GroupSlice) -> SQLStatement) async throws -> [SQLRecord] {
+        try await withThrowingTaskGroup(of: [SQLRecord].self) { group in
+            for slice in GroupSlice.all(readSlices) {
+                group.addTask { try await self.perform(.fetch(statement(slice)) { $0 }, access: .read) }
+            }
+            var rows: [SQLRecord] = []
+            for try await part in group { rows += part }
+            return rows
+        }
     }
 }
 
@@ -49,29 +66,37 @@ struct FieldsReader {
         WindowBuckets.rows(of: table, columns: columns, dialect: dialect)
     }
 
-    /// The groups with failures in the window, most failures first, up to the query's limit.
-    var groups: SQLStatement { groups() }
-
-    /// The groups with failures in the window, most failures first, with their kept sample.
-    /// - Parameter ids: only these groups, whose window sums then read their own rollup rows only; or every
-    ///   group up to the query's limit.
-    func groups(among ids: [String]? = nil) -> SQLStatement {
+    /// The ids and totals of one part of the groups with failures in the window, most failures first, up to
+    /// the query's limit: the page is the first of all parts' rankings merged.
+    func ranking(_ slice: GroupSlice) -> SQLStatement {
         var arguments = window.arguments
-        // A few groups sum their own rows (found by their keys); every group, the window's rows.
-        var totals = window.totals(dialect: dialect)
-        if let ids {
-            totals = """
-                (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.groupCounts, "group_seq, count")) c
-                WHERE c.group_seq IN (
-                    SELECT group_seq FROM groups
-                    WHERE group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count))))
-                GROUP BY group_seq)
-                """
-            arguments += ids.map(SQLValue.text)
-        }
         let filters = self.filters(&arguments)
-        arguments.append(.integer(Int64(ids?.count ?? query.limit)))
+        arguments.append(.integer(Int64(query.limit)))
+        return SQLStatement(
+            """
+            SELECT g.group_id, h.total
+            FROM \(window.totals(dialect: dialect, slice: slice)) h JOIN groups g ON g.group_seq = h.group_seq
+            WHERE 1 = 1\(filters)
+            ORDER BY h.total DESC, g.group_id ASC
+            LIMIT \(dialect.parameter(arguments.count))
+            """,
+            arguments)
+    }
+
+    /// These groups, if they have failures in the window, most failures first, with their kept sample; their
+    /// window sums read their own rollup rows only.
+    func groups(among ids: [String]) -> SQLStatement {
+        var arguments = window.arguments
+        let totals = """
+            (SELECT group_seq, \(dialect.cappedSum("count")) AS total
+            FROM \(rows(of: \.groupCounts, "group_seq, count")) c
+            WHERE c.group_seq IN (
+                SELECT group_seq FROM groups
+                WHERE group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count))))
+            GROUP BY group_seq)
+            """
+        arguments += ids.map(SQLValue.text)
+        let filters = self.filters(&arguments)
         return SQLStatement(
             """
             SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,
@@ -80,7 +105,6 @@ struct FieldsReader {
             FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filters)
             ORDER BY h.total DESC, g.group_id ASC
-            LIMIT \(dialect.parameter(arguments.count))
             """,
             arguments)
     }
@@ -88,8 +112,10 @@ struct FieldsReader {
     /// Every group with failures in the window, in no order, with only what sorting and counting a long list
     /// needs: its total, the decodes of its endpoint (the rate's denominator), when it was last seen and its
     /// lifecycle. Sorting is left to the caller, which sorts a few numbers faster than SQL sorts wide rows.
-    /// - Parameter version: only groups that this app version reported in the window.
-    func index(version: String?) -> SQLStatement {
+    /// - Parameters:
+    ///   - version: only groups that this app version reported in the window.
+    ///   - slice: the part of the groups to list.
+    func index(version: String?, slice: GroupSlice) -> SQLStatement {
         var arguments = window.arguments
         var filters = self.filters(&arguments)
         if let version {
@@ -104,7 +130,7 @@ struct FieldsReader {
             """
             SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
                    g.regressed_version, h.total, d.total AS decodes
-            FROM \(window.totals(dialect: dialect)) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(window.totals(dialect: dialect, slice: slice)) h JOIN groups g ON g.group_seq = h.group_seq
             LEFT JOIN (
                 SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
                 FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
@@ -126,23 +152,30 @@ struct FieldsReader {
         return filters
     }
 
-    /// Decodes per endpoint of these apps in the window, the denominator of every rate.
-    func decodes(ofApps apps: [String]) -> SQLStatement {
-        SQLStatement(
+    /// Decodes of these endpoints in the window, the denominators of their groups' rates.
+    ///
+    /// Only the page's endpoints are summed: all endpoints of the page's apps took twice as long, most of it
+    /// sorting rows no rate needs.
+    func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
+        let pairs = endpoints.indices.map { "(\(dialect.parameter(7 + 2 * $0)), \(dialect.parameter(8 + 2 * $0)))" }
+        return SQLStatement(
             """
             SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
             FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
-            WHERE \(dialect.unindexed("app_id")) IN (\(dialect.parameters(from: 7, count: apps.count)))
+            WHERE (app_id, endpoint) IN (VALUES \(pairs.joined(separator: ", ")))
             GROUP BY app_id, endpoint
             """,
-            window.arguments + apps.map(SQLValue.text))
+            window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] })
     }
 
     /// The statements reading what the summary says about a page of groups.
     /// - Parameter groups: the rows of ``groups``.
     func facts(of groups: [SQLRecord]) throws -> WindowFacts {
         let seqs = try groups.map { try $0.integer("group_seq") }
-        let apps = Set(try groups.map { try $0.text("app_id") }).sorted()
+        let endpoints = Set(
+            try groups.map { AppEndpoint(app: try $0.text("app_id"), endpoint: try $0.text("endpoint")) }
+        )
+        .sorted { ($0.app, $0.endpoint) < ($1.app, $1.endpoint) }
         let pageOf = "group_seq IN (\(dialect.parameters(from: 7, count: seqs.count)))"
         let page = window.arguments + seqs.map(SQLValue.integer)
         func sums(_ table: KeyPath<Rollup, String>, _ column: String) -> SQLStatement {
@@ -168,7 +201,7 @@ struct FieldsReader {
                     GROUP BY group_seq
                     """,
                     page),
-                decodes(ofApps: apps),
+                decodes(of: endpoints),
                 SQLStatement(
                     "SELECT group_seq, sketch FROM \(rows(of: \.installSketches, "group_seq, sketch")) r WHERE \(pageOf)",
                     page),

@@ -211,28 +211,29 @@ extension SQLStore {
     ) async throws -> (index: [FieldIndexEntry], page: FieldsSummary) {
         let reader = FieldsReader(query: query, dialect: dialect)
         let empty = FieldsSummary(since: query.since, until: query.until, fields: [])
-        // The whole list, light and unordered; then the full rows and facts of the chosen page only.
-        let step = SQLStep<([FieldIndexEntry], FieldsSummary)>.run(reader.index(version: version)) { rows in
-            var index: [FieldIndexEntry] = []
-            index.reserveCapacity(rows.count)
-            for row in rows {
-                let count = try row.count("total")
-                let decodes = try row.optionalInteger("decodes") ?? 0
-                index.append(
-                    FieldIndexEntry(
-                        group: try row.text("group_id"), count: count,
-                        rate: decodes > 0 ? Double(count) / Double(decodes) : nil, lastSeen: try row.date("last_seen"),
-                        status: try GroupLifecycle(row).status(since: query.since)))
-            }
-            let entries = Array(
-                index.mostFailuresFirst(count: \.count, group: \.group).prefix(max(0, query.limit)))
-            let chosen = choose(entries)
-            guard !chosen.isEmpty else { return .done((entries, empty)) }
-            return .run(reader.groups(among: chosen)) { rows in
-                let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
-                return try reader.summary(of: chosen.compactMap { byID[$0] }).then { .done((entries, $0)) }
-            }
+        // The whole list, light and unordered, from every part of the groups at once; then the full rows and
+        // facts of the chosen page only, in one transaction.
+        let rows = try await readInSlices { reader.index(version: version, slice: $0) }
+        var index: [FieldIndexEntry] = []
+        index.reserveCapacity(rows.count)
+        for row in rows {
+            let count = try row.count("total")
+            let decodes = try row.optionalInteger("decodes") ?? 0
+            index.append(
+                FieldIndexEntry(
+                    group: try row.text("group_id"), count: count,
+                    rate: decodes > 0 ? Double(count) / Double(decodes) : nil, lastSeen: try row.date("last_seen"),
+                    status: try GroupLifecycle(row).status(since: query.since)))
         }
-        return try await perform(step, access: .read)
+        let entries = Array(index.mostFailuresFirst(count: \.count, group: \.group).prefix(max(0, query.limit)))
+        let chosen = choose(entries)
+        guard !chosen.isEmpty else { return (entries, empty) }
+        let step = SQLStep<FieldsSummary>.run(reader.groups(among: chosen)) { rows in
+            let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
+            let page = chosen.compactMap { byID[$0] }
+            guard !page.isEmpty else { return .done(empty) }
+            return try reader.summary(of: page)
+        }
+        return (entries, try await perform(step, access: .read))
     }
 }

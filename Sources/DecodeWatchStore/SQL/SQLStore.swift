@@ -11,6 +11,10 @@ package protocol SQLStore: CollectorStore {
     /// How this backend spells what the databases spell differently.
     var dialect: SQLDialect { get }
 
+    /// How many read transactions a summary runs at once, each summing its own part of the groups
+    /// (``GroupSlice``): the window's totals over every group are most of a summary's time.
+    var readSlices: Int { get }
+
     /// The contract documents this store already decoded.
     var decodedContracts: DecodedContracts { get }
 

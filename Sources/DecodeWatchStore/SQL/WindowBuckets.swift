@@ -72,7 +72,10 @@ struct WindowBuckets {
     ///   - hours: whether to read the hours (parameters 1 and 2); a window of minutes only would otherwise still
     ///     look up every group's empty range of hours.
     ///   - minutes: whether to read the minute ranges (parameters 3…6).
-    static func totals(dialect: SQLDialect, hours: Bool = true, minutes: Bool = true) -> String {
+    ///   - slice: the part of the groups to sum.
+    static func totals(dialect: SQLDialect, hours: Bool = true, minutes: Bool = true, slice: GroupSlice = .whole)
+        -> String
+    {
         let p = dialect.parameter
         var branches: [String] = []
         if hours {
@@ -80,13 +83,16 @@ struct WindowBuckets {
                 """
                 SELECT k.group_seq, \(dialect.cappedSum("c.count")) AS total
                     FROM groups k CROSS JOIN \(Rollup.hour.groupCounts) c
-                    WHERE c.group_seq = k.group_seq AND c.hour >= \(p(1)) AND c.hour < \(p(2))
+                    WHERE c.group_seq = k.group_seq AND c.hour >= \(p(1)) AND c.hour < \(p(2))\(slice.condition(on: "k.group_seq"))
                     GROUP BY k.group_seq
                 """)
         }
         if minutes || !hours {
             branches += [(3, 4), (5, 6)].map { from, to in
-                "SELECT group_seq, count AS total FROM \(Rollup.minute.groupCounts) WHERE minute >= \(p(from)) AND minute < \(p(to))"
+                """
+                SELECT group_seq, count AS total FROM \(Rollup.minute.groupCounts)
+                    WHERE minute >= \(p(from)) AND minute < \(p(to))\(slice.condition(on: "group_seq"))
+                """
             }
         }
         return """
@@ -96,9 +102,10 @@ struct WindowBuckets {
             """
     }
 
-    /// ``totals(dialect:hours:minutes:)`` of this window, reading only its non-empty kinds of buckets.
-    func totals(dialect: SQLDialect) -> String {
+    /// ``totals(dialect:hours:minutes:slice:)`` of this window, reading only its non-empty kinds of buckets.
+    func totals(dialect: SQLDialect, slice: GroupSlice = .whole) -> String {
         Self.totals(
-            dialect: dialect, hours: hours.from < hours.to, minutes: minutes.contains { $0.from < $0.to })
+            dialect: dialect, hours: hours.from < hours.to, minutes: minutes.contains { $0.from < $0.to },
+            slice: slice)
     }
 }

@@ -15,6 +15,8 @@ public final class SQLiteReportStore: SQLStore {
     private let logger: Logger
 
     package var dialect: SQLDialect { .sqlite }
+    /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
+    package var readSlices: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
     package let decodedContracts = DecodedContracts()
 
     /// Opens (creating if needed) and migrates a database file.
