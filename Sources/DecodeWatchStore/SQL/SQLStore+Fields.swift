@@ -62,8 +62,8 @@ struct FieldsReader {
     }
 
     /// The window's rows of one kind of rollup, as a subquery.
-    func rows(of table: KeyPath<Rollup, String>, _ columns: String) -> String {
-        WindowBuckets.rows(of: table, columns: columns, dialect: dialect)
+    func rows(of table: KeyPath<Rollup, String>, _ columns: String, where condition: String = "") -> String {
+        WindowBuckets.rows(of: table, columns: columns, where: condition, dialect: dialect)
     }
 
     /// The ids and totals of one part of the groups with failures in the window, most failures first, up to
@@ -87,12 +87,14 @@ struct FieldsReader {
     /// window sums read their own rollup rows only.
     func groups(among ids: [String]) -> SQLStatement {
         var arguments = window.arguments
-        let totals = """
-            (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.groupCounts, "group_seq, count")) c
-            WHERE c.group_seq IN (
+        let among = """
+             AND group_seq IN (
                 SELECT group_seq FROM groups
                 WHERE group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count))))
+            """
+        let totals = """
+            (SELECT group_seq, \(dialect.cappedSum("count")) AS total
+            FROM \(rows(of: \.groupCounts, "group_seq, count", where: among)) c
             GROUP BY group_seq)
             """
         arguments += ids.map(SQLValue.text)

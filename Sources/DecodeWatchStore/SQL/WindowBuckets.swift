@@ -47,15 +47,20 @@ struct WindowBuckets {
     /// - Parameters:
     ///   - table: the kind of rollup, by its hourly table's name in ``Rollup``.
     ///   - columns: the columns to read, the same in both tables.
-    static func rows(of table: KeyPath<Rollup, String>, columns: String, dialect: SQLDialect) -> String {
+    ///   - condition: a further condition of every branch, after `AND`. A condition outside the subquery is
+    ///     not always pushed into its branches (SQLite keeps one holding a subquery outside), and then the
+    ///     window's rows of every group are read to keep a few groups' rows.
+    static func rows(
+        of table: KeyPath<Rollup, String>, columns: String, where condition: String = "", dialect: SQLDialect
+    ) -> String {
         let p = dialect.parameter
         let minutes = Rollup.minute[keyPath: table]
         return """
-            (SELECT \(columns) FROM \(Rollup.hour[keyPath: table]) WHERE hour >= \(p(1)) AND hour < \(p(2))
+            (SELECT \(columns) FROM \(Rollup.hour[keyPath: table]) WHERE hour >= \(p(1)) AND hour < \(p(2))\(condition)
              UNION ALL
-             SELECT \(columns) FROM \(minutes) WHERE minute >= \(p(3)) AND minute < \(p(4))
+             SELECT \(columns) FROM \(minutes) WHERE minute >= \(p(3)) AND minute < \(p(4))\(condition)
              UNION ALL
-             SELECT \(columns) FROM \(minutes) WHERE minute >= \(p(5)) AND minute < \(p(6)))
+             SELECT \(columns) FROM \(minutes) WHERE minute >= \(p(5)) AND minute < \(p(6))\(condition))
             """
     }
 
