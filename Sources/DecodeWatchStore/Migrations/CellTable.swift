@@ -1,7 +1,7 @@
 /// A table of group cells as the migration that keys cells by `group_seq` rebuilds it, on either backend:
 /// its columns after `group_seq`, and its primary key after `group_seq`.
 package struct CellTable: Sendable {
-    /// A column's type, spelled per backend by ``type(_:in:)``.
+    /// A column's type, spelled per backend by ``definitions(in:)``.
     package enum ColumnType: Sendable {
         case integer
         case text
@@ -44,7 +44,7 @@ package struct CellTable: Sendable {
     }
 
     /// The column definitions after `group_seq`, in a dialect's types.
-    package func definitions(in dialect: SQLDialect) -> String {
+    private func definitions(in dialect: SQLDialect) -> String {
         columns.map { column in
             let type: String
             switch (column.type, dialect) {
