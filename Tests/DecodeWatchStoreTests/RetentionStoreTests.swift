@@ -41,10 +41,10 @@ struct RetentionStoreTests {
                 if deleted == 0 { break }
                 steps.append(deleted)
             }
-            // 18 hourly cells and as many minute cells (each with a version, an expected value and an install)
-            // in steps of at most 4 of each of the 13 kinds of row.
+            // 18 hourly cells and as many minute cells (each with a version, an expected value and an install),
+            // and 3 day rows, in steps of at most 4 of each of the 14 kinds of row.
             #expect(steps.count >= 5)
-            #expect(steps.allSatisfy { $0 <= 4 * 13 })
+            #expect(steps.allSatisfy { $0 <= 4 * 14 })
 
             let fields = try await fixture.store.fields(Self.allTime).fields
             #expect(fields.map(\.path).sorted() == ["$.tags", "$.title"])
@@ -65,6 +65,28 @@ struct RetentionStoreTests {
             #expect(try await fixture.database.count("batches") == 1)
             #expect(
                 try await fixture.send(2, at: "2026-08-01T00:15:00Z", path: ["title"], batchID: "old-0") == .stored)
+        }
+    }
+
+    @Test(
+        "a horizon inside a day drops that day's earlier hours from the ranking, as from the counts",
+        arguments: StoreBackend.allCases)
+    func horizonInsideADay(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // `title` fails often before a horizon at 10:00 on the same day and once after it; `tags` three times
+            // after it.
+            try await fixture.send(10, at: "2026-11-01T05:15:00Z", path: ["title"], batchID: "early")
+            try await fixture.send(1, at: "2026-11-01T14:15:00Z", path: ["title"], batchID: "late")
+            try await fixture.send(3, at: "2026-11-01T14:20:00Z", path: ["tags"], batchID: "tags")
+            let horizon = date("2026-11-01T10:00:00Z")
+            while try await fixture.store.deleteExpired(before: horizon, minutesBefore: horizon, limit: 4) > 0 {}
+
+            // The top field is chosen from the day's counts: they must have lost the hours before the horizon.
+            let top = try await fixture.store.fields(
+                FieldsQuery(since: Self.allTime.since, until: Self.allTime.until, limit: 1))
+            #expect(top.fields.map(\.path) == ["$.tags"])
+            #expect(try await fixture.store.fields(Self.allTime).fields.map(\.count) == [3, 1])
+            #expect(try await fixture.database.count("group_days", "h5 <> 0") == 0)
         }
     }
 

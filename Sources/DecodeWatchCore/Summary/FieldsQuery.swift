@@ -3,8 +3,8 @@ import Foundation
 
 /// The filters of the breaking-fields summary (SPEC §3): `GET /v1/fields` and `decodewatch fields`.
 ///
-/// Windows are evaluated on the hourly rollups: a report counts when the UTC hour it occurred in
-/// overlaps `[since, until)`. Windows on whole hours (the defaults, and the spec's examples) are exact.
+/// A report counts when the UTC minute it occurred in lies in `[since, until)`; an edge older than the
+/// minutes storage keeps (7 days) widens to the whole UTC hour it falls in.
 public struct FieldsQuery: Sendable, Hashable {
     /// Only this app.
     public var app: String?

@@ -260,6 +260,11 @@ enum SQLiteMigrations {
                     """)
         }
         migrator.registerMigration("keyCellsByGroupSeq", migrate: keyCellsByGroupSeq)
+        migrator.registerMigration("addDayCounts") { db in
+            // A window's whole hours are summed from one row per group and day (``DayCounts``).
+            try db.execute(sql: DayCounts.create(in: .sqlite))
+            try db.execute(sql: DayCounts.backfill)
+        }
         return migrator
     }
 

@@ -7,9 +7,9 @@ import Foundation
 /// Batches that arrive together touch the same groups and buckets: folded first, they write each row
 /// once. Every count is an addition saturating at ``StoredCount/max``, so writers sharing a database stay
 /// exact. Rows are written sorted (batches, then groups by id, then bucket, then value) and tables in a
-/// fixed order (per resolution: installs, counts, folds into sketches, versions, expected types, decodes), so
-/// concurrent PostgreSQL transactions take their row locks in one order and never deadlock. Rows go in
-/// multi-row `VALUES`, a few round trips per commit rather than one per row.
+/// fixed order (per resolution: installs, counts, folds into sketches, versions, expected types, decodes,
+/// and for hours the day rows), so concurrent PostgreSQL transactions take their row locks in one order and
+/// never deadlock. Rows go in multi-row `VALUES`, a few round trips per commit rather than one per row.
 struct IngestStatements {
     /// Upserts the groups; each returns the id, `group_seq`, state and resolution time of the row it wrote.
     let groups: [SQLStatement]
@@ -23,8 +23,8 @@ struct IngestStatements {
     private let receivedAt: Date
     private let dialect: SQLDialect
 
-    /// Rows per statement: at most 10 columns each, so a statement stays under SQLite's historical
-    /// limit of 999 parameters.
+    /// Rows per statement of at most 11 columns; wider rows go fewer to a statement, so that each stays under
+    /// SQLite's historical limit of 999 parameters.
     static let rowsPerStatement = 90
 
     /// Records the batch ids; returns `app_id, batch_id` of each batch not stored before (then only those
@@ -163,7 +163,8 @@ struct IngestStatements {
             return text
         }
         var start = 0
-        return dialect.statementSizes(rows: rows.count, max: rowsPerStatement).map { size in
+        let perStatement = min(rowsPerStatement, 999 / columns.count)
+        return dialect.statementSizes(rows: rows.count, max: perStatement).map { size in
             let chunk = rows[start..<start + size]
             start += size
             return SQLStatement(text(rows: size), chunk.flatMap { $0 }, isReused: true)
@@ -270,7 +271,7 @@ private struct RollupRows: Sendable {
     }
 
     /// The writes, each group named by its `group_seq`: installs and counts (``CellWrites``), then versions,
-    /// expected types and decodes.
+    /// expected types, decodes and, for hours, the day rows (``DayCounts``).
     /// - Parameter seqs: the `group_seq` of the group at each position.
     func writes(seqs: [Int64], dialect: SQLDialect) -> (cells: CellWrites, others: [SQLStatement]) {
         let bucket = rollup.column
@@ -302,6 +303,9 @@ private struct RollupRows: Sendable {
             + IngestStatements.add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows,
                 dialect: dialect)
-        return (cells, others)
+        guard rollup == .hour else { return (cells, others) }
+        let days = DayCounts.add(
+            counts.map { (group: seqs[$0.cell.id], hour: $0.cell.bucket, count: $0.count) }, dialect: dialect)
+        return (cells, others + days)
     }
 }

@@ -38,8 +38,8 @@ extension SQLStore {
     }
 
     public func digestTotals(app: String?, since: Date, until: Date) async throws -> DigestWindowTotals {
-        let arguments: [SQLValue] =
-            [.integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))] + (app.map { [.text($0)] } ?? [])
+        let hours = (from: Hour.index(of: since), to: Hour.ceilingIndex(of: until))
+        let arguments: [SQLValue] = [.integer(hours.from), .integer(hours.to)] + (app.map { [.text($0)] } ?? [])
         let filter = app == nil ? "" : " AND g.app_id = \(dialect.parameter(3))"
         // Each group's hours are found by its key, `groups` read in key order (see ``WindowBuckets/totals``):
         // the install tables have no index on the hour, and joining each of a busy day's rows to its group
@@ -54,7 +54,7 @@ extension SQLStore {
             """
             SELECT \(dialect.cappedSum("h.total")) AS total, COUNT(*) AS groups,
                    COUNT(DISTINCT g.app_id || ' ' || g.endpoint) AS endpoints
-            FROM \(WindowBuckets.totals(dialect: dialect, minutes: false)) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(WindowBuckets.totals(dialect: dialect, hours: hours, minutes: false)) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filter)
             """,
             arguments)

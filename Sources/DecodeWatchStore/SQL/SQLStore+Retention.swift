@@ -11,7 +11,8 @@ extension SQLStore {
     }
 
     /// The deletes of one retention step, children before what they hang on, each returning a row per
-    /// row it deleted. Hourly cells go by the hour index (the hour holding `horizon` stays); batch ids
+    /// row it deleted. Hourly cells and their day rows go by the hour index (the hour holding `horizon`
+    /// stays; a day row holding it keeps its later hours, and one left with none goes the next day); batch ids
     /// by their receive time; a group only once it was last seen before the horizon and none of its
     /// hourly cells is left, with its decisions (mutes, history).
     private func retentionStatements(before horizon: Date, limit: Int) -> [SQLStatement] {
@@ -23,14 +24,16 @@ extension SQLStore {
             WHERE g.last_seen < \(first) AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_seq = g.group_seq)
             ORDER BY g.group_id LIMIT \(cap)
             """
-        return cellDeletes(in: .hour, before: Hour.index(of: horizon), limit: limit) + [
-            SQLStatement(
-                """
-                DELETE FROM batches WHERE (app_id, batch_id) IN (
-                    SELECT app_id, batch_id FROM batches WHERE received_at < \(first) LIMIT \(cap)
-                ) RETURNING 1 AS deleted
-                """, byTime)
-        ]
+        let hour = Hour.index(of: horizon)
+        return cellDeletes(in: .hour, before: hour, limit: limit)
+            + DayCounts.expire(before: hour, limit: limit, dialect: dialect) + [
+                SQLStatement(
+                    """
+                    DELETE FROM batches WHERE (app_id, batch_id) IN (
+                        SELECT app_id, batch_id FROM batches WHERE received_at < \(first) LIMIT \(cap)
+                    ) RETURNING 1 AS deleted
+                    """, byTime)
+            ]
             + ["group_status_events", "group_actions", "groups"].map { table in
                 SQLStatement(
                     "DELETE FROM \(table) WHERE group_id IN (\(expiredGroups)) RETURNING 1 AS deleted", byTime)

@@ -67,32 +67,34 @@ struct WindowBuckets {
     /// A subquery of every group's report count in the window: `group_seq, total`, one row per group with
     /// reports in it, in no order.
     ///
-    /// On SQLite the hourly rows are summed group by group: `groups` is read in `group_seq` order and each
-    /// group's hours found in its `(group_seq, hour)` key, so the sums come out already grouped. Summing the
-    /// window's rows as the hour index yields them instead sorts them all by group id in a temporary B-tree,
-    /// which was most of the summary's time (about 130 ms for the 217,000 hourly rows of 10,000 groups
-    /// failing all day). `CROSS JOIN` is SQLite's way to fix the join order; PostgreSQL plans it as any
-    /// inner join. Only the few minute rows at the window's edges are then grouped by sorting.
+    /// The whole hours come from the day rows (``DayCounts``), one or two a group for a day's window where the
+    /// hourly cells are 23; a group whose day rows hold none of the window's hours sums to 0 and is left out. On SQLite they are summed group by group: `groups` is read in `group_seq` order and
+    /// each group's days found in its `(group_seq, day)` key, so the sums come out already grouped. Summing
+    /// the window's rows as an index by time yields them instead sorts them all by group in a temporary
+    /// B-tree, which was most of the summary's time. `CROSS JOIN` is SQLite's way to fix the join order;
+    /// PostgreSQL plans it as any inner join. Only the few minute rows at the window's edges are then grouped
+    /// by sorting.
     /// - Parameters:
-    ///   - hours: whether to read the hours (parameters 1 and 2); a window of minutes only would otherwise still
-    ///     look up every group's empty range of hours.
+    ///   - hours: the whole hours, also bound as parameters 1 and 2; `nil` reads none, as a window of minutes
+    ///     only would otherwise still look up every group's empty range of days.
     ///   - minutes: whether to read the minute ranges (parameters 3…6).
     ///   - slice: the part of the groups to sum.
-    static func totals(dialect: SQLDialect, hours: Bool = true, minutes: Bool = true, slice: GroupSlice = .whole)
-        -> String
-    {
+    static func totals(
+        dialect: SQLDialect, hours: (from: Int64, to: Int64)?, minutes: Bool = true, slice: GroupSlice = .whole
+    ) -> String {
         let p = dialect.parameter
         var branches: [String] = []
-        if hours {
+        if let hours {
             branches.append(
                 """
-                SELECT k.group_seq, \(dialect.cappedSum("c.count")) AS total
-                    FROM groups k CROSS JOIN \(Rollup.hour.groupCounts) c
-                    WHERE c.group_seq = k.group_seq AND c.hour >= \(p(1)) AND c.hour < \(p(2))\(slice.condition(on: "k.group_seq"))
+                SELECT k.group_seq, \(dialect.cappedSum(DayCounts.sum(ofHours: hours, in: "c"))) AS total
+                    FROM groups k CROSS JOIN \(DayCounts.table) c
+                    WHERE \(p(1)) < \(p(2)) AND c.group_seq = k.group_seq
+                        AND c.day >= \(p(1)) / 24 AND c.day <= (\(p(2)) - 1) / 24\(slice.condition(on: "k.group_seq"))
                     GROUP BY k.group_seq
                 """)
         }
-        if minutes || !hours {
+        if minutes || hours == nil {
             branches += [(3, 4), (5, 6)].map { from, to in
                 """
                 SELECT group_seq, count AS total FROM \(Rollup.minute.groupCounts)
@@ -103,14 +105,14 @@ struct WindowBuckets {
         return """
             (SELECT group_seq, \(dialect.cappedSum("total")) AS total FROM (
                 \(branches.joined(separator: "\n    UNION ALL\n    "))
-            ) w GROUP BY group_seq)
+            ) w GROUP BY group_seq HAVING SUM(total) > 0)
             """
     }
 
     /// ``totals(dialect:hours:minutes:slice:)`` of this window, reading only its non-empty kinds of buckets.
     func totals(dialect: SQLDialect, slice: GroupSlice = .whole) -> String {
         Self.totals(
-            dialect: dialect, hours: hours.from < hours.to, minutes: minutes.contains { $0.from < $0.to },
-            slice: slice)
+            dialect: dialect, hours: hours.from < hours.to ? hours : nil,
+            minutes: minutes.contains { $0.from < $0.to }, slice: slice)
     }
 }

@@ -306,6 +306,15 @@ enum PostgresMigrations {
                 "CREATE INDEX group_hours_on_hour ON group_hours (hour, group_seq) INCLUDE (count)",
                 "CREATE INDEX group_minutes_on_minute ON group_minutes (minute, group_seq) INCLUDE (count)",
             ]),
+        Migration(
+            version: 12, name: "add_day_counts",
+            statements: [
+                // A window's whole hours are summed from one row per group and day (``DayCounts``), found by
+                // their day: PostgreSQL joins them to the groups rather than looking each group up.
+                DayCounts.create(in: .postgres),
+                "CREATE INDEX group_days_on_day ON group_days (day)",
+                DayCounts.backfill,
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,
