@@ -7,22 +7,26 @@ import Testing
 /// window's hours however it falls across days.
 @Suite("Window totals from day rows")
 struct DayCountWindowStoreTests {
-    /// Reports just before and after two UTC midnights, and on days either side of them.
-    static func seed(_ fixture: StoreFixture) async throws {
-        for (count, time, path) in [
+    /// Reports just before and after two UTC midnights, and on days either side of them: each batch in a
+    /// commit of its own (each commit writes one hour of a day row), or all in one (a commit writing several).
+    static func seed(_ fixture: StoreFixture, together: Bool) async throws {
+        let batches = try [
             (6, "2026-11-18T22:30:00Z", "a"), (5, "2026-11-18T23:30:00Z", "c"), (4, "2026-11-19T00:30:00Z", "b"),
             (3, "2026-11-19T23:30:00Z", "b"), (2, "2026-11-17T12:30:00Z", "d"), (9, "2026-11-20T01:30:00Z", "d"),
-        ] {
-            try await fixture.send(count, at: time, path: [path])
+        ].map { count, time, path in try StoreFixture.batch(count, at: time, path: [path]) }
+        if together {
+            #expect(try await fixture.store.ingest(batches).allSatisfy { $0 == .stored })
+        } else {
+            for batch in batches { #expect(try await fixture.store.ingest(batch) == .stored) }
         }
     }
 
     @Test(
-        "windows within a day, across a midnight and across whole days rank and count exactly their hours",
-        arguments: StoreBackend.allCases)
-    func windowsAcrossDays(backend: StoreBackend) async throws {
+        "windows within a day, across a midnight and across whole days rank and count exactly their hours, whether each commit wrote one hour or several",
+        arguments: StoreBackend.allCases, [false, true])
+    func windowsAcrossDays(backend: StoreBackend, together: Bool) async throws {
         try await backend.withFreshDatabase { fixture in
-            try await Self.seed(fixture)
+            try await Self.seed(fixture, together: together)
             func ranking(_ since: String, _ until: String, limit: Int = 50) async throws -> [String] {
                 let query = FieldsQuery(since: date(since), until: date(until), limit: limit)
                 return try await fixture.store.fields(query).fields.map { "\($0.path) \($0.count)" }
@@ -52,7 +56,7 @@ struct DayCountWindowStoreTests {
     @Test("the digest's window totals count the same hours across days", arguments: StoreBackend.allCases)
     func digestAcrossDays(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
-            try await Self.seed(fixture)
+            try await Self.seed(fixture, together: false)
             let totals = try await fixture.store.digestTotals(
                 app: nil, since: date("2026-11-18T23:00:00Z"), until: date("2026-11-20T00:00:00Z"))
             #expect(totals.count == 12)
