@@ -25,11 +25,14 @@ package enum DayCounts {
     }
 
     /// Fills the table from the hourly cells, for a database written before it existed.
-    package static let backfill = """
-        INSERT INTO \(table) (group_seq, day, \(hourColumns.joined(separator: ", ")))
-        SELECT group_seq, hour / 24, \((0..<24).map { "SUM(CASE WHEN hour % 24 = \($0) THEN count ELSE 0 END)" }.joined(separator: ", "))
-        FROM \(Rollup.hour.groupCounts) GROUP BY group_seq, hour / 24
-        """
+    package static var backfill: String {
+        let sums = (0..<24).map { "SUM(CASE WHEN hour % 24 = \($0) THEN count ELSE 0 END)" }
+        return """
+            INSERT INTO \(table) (group_seq, day, \(hourColumns.joined(separator: ", ")))
+            SELECT group_seq, hour / 24, \(sums.joined(separator: ", "))
+            FROM \(Rollup.hour.groupCounts) GROUP BY group_seq, hour / 24
+            """
+    }
 
     /// Upserts adding a commit's hourly counts to their days.
     ///

@@ -68,12 +68,12 @@ struct WindowBuckets {
     /// reports in it, in no order.
     ///
     /// The whole hours come from the day rows (``DayCounts``), one or two a group for a day's window where the
-    /// hourly cells are 23; a group whose day rows hold none of the window's hours sums to 0 and is left out. On SQLite they are summed group by group: `groups` is read in `group_seq` order and
-    /// each group's days found in its `(group_seq, day)` key, so the sums come out already grouped. Summing
-    /// the window's rows as an index by time yields them instead sorts them all by group in a temporary
-    /// B-tree, which was most of the summary's time. `CROSS JOIN` is SQLite's way to fix the join order;
-    /// PostgreSQL plans it as any inner join. Only the few minute rows at the window's edges are then grouped
-    /// by sorting.
+    /// hourly cells are 23; a group whose day rows hold none of the window's hours sums to 0 and is left out.
+    /// On SQLite they are summed group by group: `groups` is read in `group_seq` order and each group's days
+    /// found in its `(group_seq, day)` key, so the sums come out already grouped. Summing the window's rows as
+    /// an index by time yields them instead sorts them all by group in a temporary B-tree, which was most of
+    /// the summary's time. `CROSS JOIN` is SQLite's way to fix the join order; PostgreSQL plans it as any
+    /// inner join. Only the few minute rows at the window's edges are then grouped by sorting.
     /// - Parameters:
     ///   - hours: the whole hours, also bound as parameters 1 and 2; `nil` reads none, as a window of minutes
     ///     only would otherwise still look up every group's empty range of days.
