@@ -56,12 +56,8 @@ package enum DayCounts {
             }
             rows[rows.count - 1][oneHour ? 2 : 2 + Int(cell.hour % 24)] = .integer(StoredCount.clamp(cell.count))
         }
-        let sums = columns.map { column in
-            "\(column) = \(dialect.least("\(table).\(column) + excluded.\(column)", String(StoredCount.max)))"
-        }
-        return IngestStatements.insert(
-            into: table, columns: ["group_seq", "day"] + columns, rows: rows, dialect: dialect,
-            then: "ON CONFLICT (group_seq, day) DO UPDATE SET \(sums.joined(separator: ", "))")
+        return IngestStatements.add(
+            into: table, columns: ["group_seq", "day"], counts: columns, rows: rows, dialect: dialect)
     }
 
     /// The expression adding up a day row's counts of the whole hours `[hours.from, hours.to)`; `0` for no

@@ -129,15 +129,19 @@ struct IngestStatements {
         }
     }
 
-    /// Upserts rows of `key columns…, count`, adding each count to the stored one.
-    fileprivate static func add(into table: String, columns key: [String], rows: [[SQLValue]], dialect: SQLDialect)
-        -> [SQLStatement]
-    {
-        insert(
-            into: table, columns: key + ["count"], rows: rows, dialect: dialect,
+    /// Upserts rows of `key columns…, counts…`, adding each count to the stored one.
+    static func add(
+        into table: String, columns key: [String], counts: [String] = ["count"], rows: [[SQLValue]],
+        dialect: SQLDialect
+    ) -> [SQLStatement] {
+        let sums = counts.map { column in
+            "\(column) = \(dialect.least("\(table).\(column) + excluded.\(column)", String(StoredCount.max)))"
+        }
+        return insert(
+            into: table, columns: key + counts, rows: rows, dialect: dialect,
             then: """
                 ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE
-                SET count = \(dialect.least("\(table).count + excluded.count", String(StoredCount.max)))
+                SET \(sums.joined(separator: ", "))
                 """)
     }
 
