@@ -61,6 +61,22 @@ struct SummaryStoreTests {
         }
     }
 
+    @Test("each group's rate divides by the decodes of its own app and endpoint", arguments: StoreBackend.allCases)
+    func ratePerAppAndEndpoint(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await fixture.send(2, path: ["a"], decodes: ["GET /v2/posts": 100, "GET /v2/feed": 40])
+            try await fixture.send(3, path: ["b"], endpoint: "GET /v2/feed")
+            try await fixture.send(1, path: ["c"], app: "com.example.blog", decodes: ["GET /v2/posts": 10])
+            let fields = try await fixture.store.fields(Self.window).fields
+            let rates = Dictionary(uniqueKeysWithValues: fields.map { ("\($0.app) \($0.endpoint)", $0.rate) })
+            let expected: [String: Double?] = [
+                "com.example.shop GET /v2/posts": 2.0 / 100, "com.example.shop GET /v2/feed": 3.0 / 40,
+                "com.example.blog GET /v2/posts": 1.0 / 10,
+            ]
+            #expect(rates == expected)
+        }
+    }
+
     @Test("hour-aligned windows are exact: since inclusive, until exclusive", arguments: StoreBackend.allCases)
     func exactHourWindows(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in

@@ -156,15 +156,19 @@ struct FieldsReader {
 
     /// Decodes of these endpoints in the window, the denominators of their groups' rates.
     ///
-    /// Only the page's endpoints are summed: all endpoints of the page's apps took twice as long, most of it
-    /// sorting rows no rate needs.
+    /// Only the page's endpoints are summed, each endpoint's rows found by its key: all endpoints of the page's
+    /// apps took twice as long, most of it sorting rows no rate needs, and the window's rows of every endpoint
+    /// checked against the page's list 4–5 ms where the lookups take 1 ms over 10 million reports.
     func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
         let pairs = endpoints.indices.map { "(\(dialect.parameter(7 + 2 * $0)), \(dialect.parameter(8 + 2 * $0)))" }
+        let page = "(VALUES \(pairs.joined(separator: ", "))) p CROSS JOIN "
+        let rows = WindowBuckets.rows(
+            of: \.endpointCounts, columns: "r.app_id, r.endpoint, r.count",
+            where: " AND r.app_id = p.column1 AND r.endpoint = p.column2", joining: page, dialect: dialect)
         return SQLStatement(
             """
             SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
-            WHERE (app_id, endpoint) IN (VALUES \(pairs.joined(separator: ", ")))
+            FROM \(rows) e
             GROUP BY app_id, endpoint
             """,
             window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] })

@@ -34,7 +34,7 @@ struct WindowBuckets {
         }
     }
 
-    /// The six values the SQL of ``rows(of:columns:dialect:)`` binds as parameters 1…6.
+    /// The six values the SQL of ``rows(of:columns:where:joining:dialect:)`` binds as parameters 1…6.
     var arguments: [SQLValue] {
         [.integer(hours.from), .integer(hours.to)] + minutes.flatMap { [SQLValue.integer($0.from), .integer($0.to)] }
     }
@@ -50,17 +50,21 @@ struct WindowBuckets {
     ///   - condition: a further condition of every branch, after `AND`. A condition outside the subquery is
     ///     not always pushed into its branches (SQLite keeps one holding a subquery outside), and then the
     ///     window's rows of every group are read to keep a few groups' rows.
+    ///   - joining: what each branch reads before the rollup, ending in `CROSS JOIN`; the rollup is then `r`.
+    ///     Keys listed there and joined in `condition` are looked up one by one, where a list of keys in a
+    ///     condition is checked against the window's rows of every key.
     static func rows(
-        of table: KeyPath<Rollup, String>, columns: String, where condition: String = "", dialect: SQLDialect
+        of table: KeyPath<Rollup, String>, columns: String, where condition: String = "", joining: String = "",
+        dialect: SQLDialect
     ) -> String {
         let p = dialect.parameter
-        let minutes = Rollup.minute[keyPath: table]
+        let (hours, minutes) = (joining + Rollup.hour[keyPath: table], joining + Rollup.minute[keyPath: table])
         return """
-            (SELECT \(columns) FROM \(Rollup.hour[keyPath: table]) WHERE hour >= \(p(1)) AND hour < \(p(2))\(condition)
+            (SELECT \(columns) FROM \(hours) r WHERE hour >= \(p(1)) AND hour < \(p(2))\(condition)
              UNION ALL
-             SELECT \(columns) FROM \(minutes) WHERE minute >= \(p(3)) AND minute < \(p(4))\(condition)
+             SELECT \(columns) FROM \(minutes) r WHERE minute >= \(p(3)) AND minute < \(p(4))\(condition)
              UNION ALL
-             SELECT \(columns) FROM \(minutes) WHERE minute >= \(p(5)) AND minute < \(p(6))\(condition))
+             SELECT \(columns) FROM \(minutes) r WHERE minute >= \(p(5)) AND minute < \(p(6))\(condition))
             """
     }
 
