@@ -63,4 +63,34 @@ struct DayCountWindowStoreTests {
             #expect(totals.groups == 2)
         }
     }
+
+    @Test(
+        "day rows written as one count per hour, before running totals, are written again as running totals on upgrade",
+        arguments: StoreBackend.allCases)
+    func upgradeToRunningTotals(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            try await Self.seed(fixture, together: false)
+            // The rows as the first version of day rows wrote them, and that version's migrations only.
+            let hours = (0..<24).map { "SUM(CASE WHEN hour % 24 = \($0) THEN count ELSE 0 END)" }
+            try await fixture.database.execute("DELETE FROM group_days")
+            try await fixture.database.execute(
+                """
+                INSERT INTO group_days (group_seq, day, \((0..<24).map { "h\($0)" }.joined(separator: ", ")))
+                SELECT group_seq, hour / 24, \(hours.joined(separator: ", ")) FROM group_hours GROUP BY group_seq, hour / 24
+                """)
+            switch fixture.database {
+            case .sqlite:
+                try await fixture.database.execute("DELETE FROM grdb_migrations WHERE identifier = 'runningDayTotals'")
+            case .postgres:
+                try await fixture.database.execute("DELETE FROM schema_migrations WHERE version = 13")
+            }
+
+            let upgraded = try await fixture.reopen()
+            let day = FieldsQuery(since: date("2026-11-19T00:00:00Z"), until: date("2026-11-20T00:00:00Z"))
+            #expect(try await upgraded.fields(day).fields.map { "\($0.path) \($0.count)" } == ["$.b 7"])
+            let totals = try await upgraded.digestTotals(
+                app: nil, since: date("2026-11-18T23:00:00Z"), until: date("2026-11-20T00:00:00Z"))
+            #expect(totals.count == 12)
+        }
+    }
 }

@@ -161,6 +161,11 @@ extension FreshDatabase {
     /// planted directly.
     func rebuildDayRows() async throws {
         try await execute("DELETE FROM \(DayCounts.table)")
-        try await execute(DayCounts.backfill)
+        let dialect: SQLDialect
+        switch self {
+        case .sqlite: dialect = .sqlite
+        case .postgres: dialect = .postgres
+        }
+        try await execute(DayCounts.backfill(in: dialect))
     }
 }

@@ -263,7 +263,12 @@ enum SQLiteMigrations {
         migrator.registerMigration("addDayCounts") { db in
             // A window's whole hours are summed from one row per group and day (``DayCounts``).
             try db.execute(sql: DayCounts.create(in: .sqlite))
-            try db.execute(sql: DayCounts.backfill)
+            try db.execute(sql: DayCounts.backfill(in: .sqlite))
+        }
+        migrator.registerMigration("runningDayTotals") { db in
+            // Day rows hold running totals, so any run of hours is two columns: written again from the cells.
+            try db.execute(sql: "DELETE FROM \(DayCounts.table)")
+            try db.execute(sql: DayCounts.backfill(in: .sqlite))
         }
         return migrator
     }

@@ -129,13 +129,13 @@ struct IngestStatements {
         }
     }
 
-    /// Upserts rows of `key columns…, counts…`, adding each count to the stored one.
+    /// Upserts rows of `key columns…, counts…`, adding each count to the stored one, up to `cap`.
     static func add(
         into table: String, columns key: [String], counts: [String] = ["count"], rows: [[SQLValue]],
-        dialect: SQLDialect
+        cap: Int64 = StoredCount.max, dialect: SQLDialect
     ) -> [SQLStatement] {
         let sums = counts.map { column in
-            "\(column) = \(dialect.least("\(table).\(column) + excluded.\(column)", String(StoredCount.max)))"
+            "\(column) = \(dialect.least("\(table).\(column) + excluded.\(column)", String(cap)))"
         }
         return insert(
             into: table, columns: key + counts, rows: rows, dialect: dialect,

@@ -313,7 +313,14 @@ enum PostgresMigrations {
                 // their day: PostgreSQL joins them to the groups rather than looking each group up.
                 DayCounts.create(in: .postgres),
                 "CREATE INDEX group_days_on_day ON group_days (day)",
-                DayCounts.backfill,
+                DayCounts.backfill(in: .postgres),
+            ]),
+        Migration(
+            version: 13, name: "running_day_totals",
+            statements: [
+                // Day rows hold running totals, so any run of hours is two columns: written again from the cells.
+                "DELETE FROM \(DayCounts.table)",
+                DayCounts.backfill(in: .postgres),
             ]),
     ]
 
