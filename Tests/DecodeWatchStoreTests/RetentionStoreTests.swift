@@ -146,7 +146,7 @@ extension FreshDatabase {
         let sql = "SELECT COUNT(*) FROM \(table) WHERE \(condition)"
         switch self {
         case .sqlite(let folder):
-            return try await DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path).read { db in
+            return try await Self.connection(to: folder).read { db in
                 try Int.fetchOne(db, sql: sql) ?? 0
             }
         case .postgres(_, let admin):

@@ -92,11 +92,19 @@ enum FreshDatabase: Sendable {
         }
     }
 
+    /// A connection of its own to a SQLite database, which waits for the stores' writers rather than failing
+    /// while one holds the file.
+    static func connection(to folder: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path, configuration: configuration)
+    }
+
     /// Runs SQL on the database directly, for rows the store API cannot write.
     func execute(_ sql: String) async throws {
         switch self {
         case .sqlite(let folder):
-            try await DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path).write { db in
+            try await Self.connection(to: folder).write { db in
                 try db.execute(sql: sql)
             }
         case .postgres(_, let admin):
