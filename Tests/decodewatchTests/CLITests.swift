@@ -238,18 +238,25 @@ enum CLI {
     /// A `decodewatch serve` process.
     final class RunningServer: @unchecked Sendable {
         let process: Process
-        let log: FileHandle
-        private var text = ""
+        private let lock = NSLock()
+        private var logged = Data()
 
+        /// Reads the log on a thread of its own as it is written: a log pipe nobody reads fills after a few
+        /// hundred batches and would stall the collector at its next line, and a test waits for a line
+        /// without blocking on the pipe.
         init(process: Process, log: FileHandle) {
             self.process = process
-            self.log = log
+            Thread { [weak self] in
+                while case let data = log.availableData, !data.isEmpty {
+                    self?.lock.withLock { self?.logged.append(data) }
+                }
+            }.start()
         }
 
         /// Reads the log until the collector says which port it listens on.
         func port() async throws -> Int {
             for _ in 0..<200 {
-                text += String(decoding: log.availableData, as: UTF8.self)
+                let text = readLog()
                 if let range = text.range(of: #"http\.port=(\d+)"#, options: .regularExpression) {
                     return Int(text[range].dropFirst("http.port=".count))!
                 }
@@ -260,8 +267,17 @@ enum CLI {
 
         /// Everything the server logged so far.
         func readLog() -> String {
-            text += String(decoding: log.availableData, as: UTF8.self)
-            return text
+            lock.withLock { String(decoding: logged, as: UTF8.self) }
+        }
+
+        /// Waits up to 10 seconds for the log to hold `line`.
+        /// - Returns: whether it does.
+        func waitForLog(containing line: String) async throws -> Bool {
+            for _ in 0..<200 {
+                if readLog().contains(line) { return true }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return false
         }
 
         /// Sends SIGTERM and waits for the exit status.

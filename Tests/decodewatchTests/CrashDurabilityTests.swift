@@ -19,7 +19,6 @@ struct CrashDurabilityTests {
         let database = try storage.flags(in: folder)
         let server = try CLI.start(["serve", "--port", "0"] + database)
         let port = try await server.port()
-        discardLog(of: server)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         let load = URLSession(configuration: configuration)
@@ -52,7 +51,6 @@ struct CrashDurabilityTests {
         // session, since the old one's connections died with the collector.
         let restarted = try CLI.start(["serve", "--port", "0"] + database)
         let again = try await restarted.port()
-        discardLog(of: restarted)
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
         var stored: Set<Int> = []
@@ -77,13 +75,6 @@ struct CrashDurabilityTests {
         }
         #expect(try await restarted.terminate() == 0)
     }
-}
-
-/// Reads and drops the rest of a collector's log on a thread of its own: a log pipe nobody reads fills after
-/// a few hundred batches and would stall the collector at its next log line.
-private func discardLog(of server: CLI.RunningServer) {
-    let log = server.log
-    Thread { while !log.availableData.isEmpty {} }.start()
 }
 
 /// The batches a killed collector acknowledged, collected from concurrent senders.
