@@ -62,8 +62,10 @@ struct FieldsReader {
     }
 
     /// The window's rows of one kind of rollup, as a subquery.
-    func rows(of table: KeyPath<Rollup, String>, _ columns: String, where condition: String = "") -> String {
-        WindowBuckets.rows(of: table, columns: columns, where: condition, dialect: dialect)
+    func rows(
+        of table: KeyPath<Rollup, String>, _ columns: String, where condition: String = "", joining: String = ""
+    ) -> String {
+        WindowBuckets.rows(of: table, columns: columns, where: condition, joining: joining, dialect: dialect)
     }
 
     /// The ids and totals of one part of the groups with failures in the window, most failures first, up to
@@ -162,13 +164,11 @@ struct FieldsReader {
     func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
         let pairs = endpoints.indices.map { "(\(dialect.parameter(7 + 2 * $0)), \(dialect.parameter(8 + 2 * $0)))" }
         let page = "(VALUES \(pairs.joined(separator: ", "))) p CROSS JOIN "
-        let rows = WindowBuckets.rows(
-            of: \.endpointCounts, columns: "r.app_id, r.endpoint, r.count",
-            where: " AND r.app_id = p.column1 AND r.endpoint = p.column2", joining: page, dialect: dialect)
+        let keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
         return SQLStatement(
             """
             SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-            FROM \(rows) e
+            FROM \(rows(of: \.endpointCounts, "r.app_id, r.endpoint, r.count", where: keyed, joining: page)) e
             GROUP BY app_id, endpoint
             """,
             window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] })
