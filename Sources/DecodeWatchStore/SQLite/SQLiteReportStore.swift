@@ -19,6 +19,14 @@ public final class SQLiteReportStore: SQLStore {
     package var readSlices: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
     package let decodedContracts = DecodedContracts()
 
+    /// How much of the database file each reader maps into memory rather than copying page by page.
+    ///
+    /// A read transaction that follows a commit starts with an empty page cache, so a summary read every
+    /// page it needs through a `read` call into SQLite's 2 MiB cache; mapped, it reads them where the
+    /// operating system's cache holds them. That made `fields` over 10 million reports about 5 ms faster
+    /// (BENCHMARKS.md). The writer keeps its own cache warm across commits and maps nothing.
+    static let readerMapSize = 1 << 30
+
     /// Opens (creating if needed) and migrates a database file.
     /// - Parameters:
     ///   - path: the SQLite file; its folder must exist.
@@ -32,6 +40,7 @@ public final class SQLiteReportStore: SQLStore {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)") }
         }
         self.logger = logger
         do {
