@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compares two collector binaries in one session, interleaved, on this machine's moving speed: each round
 # runs the one-core loop for 5 s, then each binary on a fresh SQLite file for 10 s at 32 connections and for
-# 10 s with each connection pausing between requests (a fixed offered rate). Needs Debian's wrk.
+# 10 s with each connection pausing between requests (a fixed offered rate). At full rate it also prints the
+# collector's CPU time per stored batch, which moves less with the machine's speed than throughput does.
+# Needs Debian's wrk and sqlite3.
 # Usage: Benchmarks/compare-ingest.sh BEFORE_BINARY AFTER_BINARY [rounds] [pause ms]
 set -euo pipefail
 before=$(realpath "$1")
@@ -16,13 +18,18 @@ count=20000
 swift build -c release --product IngestBench >/dev/null
 .build/release/IngestBench generate "$work/batches" $count >/dev/null
 
-# Runs one binary on a fresh database with one wrk script; prints wrk's report.
+# Runs one binary on a fresh database with one wrk script; prints wrk's report, then the collector's CPU
+# milliseconds (user and system) per batch stored.
 measure() {
     rm -f "$work"/bench.sqlite*
     "$1" serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &
     local serve=$!
     sleep 1
     wrk -t2 -c32 -d10s --latency -s "$2" http://127.0.0.1:18080 -- "$work/batches" $count 2 $pause
+    local ticks batches
+    ticks=$(awk '{ print $14 + $15 }' "/proc/$serve/stat")
+    batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
+    echo "cpu per batch: $(awk -v t="$ticks" -v b="$batches" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t * 1000 / hz / b }') ms"
     kill $serve
     wait $serve 2>/dev/null || true
 }
@@ -32,9 +39,10 @@ for round in $(seq 1 "$rounds"); do
     for label in before after; do
         binary=$before
         [ $label = after ] && binary=$after
-        full=$(measure "$binary" ingest.lua | awk '/Requests\/sec/ { print $2 }')
+        full=$(measure "$binary" ingest.lua | awk '/Requests\/sec/ { rate = $2 } /cpu per batch/ { cpu = $4 }
+            END { printf "%s batches/s, %s ms CPU per batch", rate, cpu }')
         paced=$(measure "$binary" ingest-paced.lua | awk '/Requests\/sec/ { rate = $2 } $1 ~ /^(50|99)(\.000)?%$/ { p[$1 + 0] = $2 }
             END { printf "%s batches/s, p50 %s, p99 %s", rate, p[50], p[99] }')
-        echo "$label: full rate $full batches/s; paced ($pause ms pauses) $paced"
+        echo "$label: full rate $full; paced ($pause ms pauses) $paced"
     done
 done
