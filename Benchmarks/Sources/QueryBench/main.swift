@@ -13,7 +13,8 @@ import Foundation
 // The data is dense, like a field that breaks for everyone: in the last 24 hours nine groups in ten fail in
 // each hour, each at three random minutes; before that six in ten, once an hour. Reports carry a `count`, so
 // 10 million reports are about 1.5 million report entries. With --db PATH the SQLite file is kept, and
-// reused when it exists (its data then ages with the clock).
+// reused when it exists (its data then ages with the clock); a --postgres URL naming a schema
+// (`?schema=NAME`, e.g. one an earlier run seeded and printed) is reused in the same way.
 
 /// The benchmark's settings, from the command line.
 struct Settings {
@@ -226,10 +227,16 @@ func run() async throws {
 
     if let postgresURL = settings.postgresURL {
         var configuration = try PostgresStoreConfiguration(url: postgresURL)
-        configuration.schema = "query_bench_\(UInt32.random(in: 0...UInt32.max))"
+        let reuse = configuration.schema != nil
+        if !reuse { configuration.schema = "query_bench_\(UInt32.random(in: 0...UInt32.max))" }
         let postgres = PostgresReportStore(configuration: configuration)
         let pool = Task { try await postgres.run() }
-        try await seed(postgres, name: "PostgreSQL (schema \(configuration.schema ?? ""))")
+        if reuse {
+            _ = try await postgres.checkReadiness()
+            print("PostgreSQL: reusing schema \(configuration.schema ?? "")")
+        } else {
+            try await seed(postgres, name: "PostgreSQL (schema \(configuration.schema ?? ""))")
+        }
         try await measure(postgres, name: "PostgreSQL")
         pool.cancel()
     }
