@@ -13,8 +13,8 @@ import Foundation
 // The data is dense, like a field that breaks for everyone: in the last 24 hours nine groups in ten fail in
 // each hour, each at three random minutes; before that six in ten, once an hour. Reports carry a `count`, so
 // 10 million reports are about 1.5 million report entries. With --db PATH the SQLite file is kept, and
-// reused when it exists (its data then ages with the clock); a --postgres URL naming a schema
-// (`?schema=NAME`, e.g. one an earlier run seeded and printed) is reused in the same way.
+// reused when it exists (its data then ages with the clock). A --postgres URL naming a schema (`&schema=NAME`)
+// is measured as it is, without seeding: name one that an earlier run seeded and printed.
 
 /// The benchmark's settings, from the command line.
 struct Settings {
