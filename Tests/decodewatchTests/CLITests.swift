@@ -255,14 +255,13 @@ enum CLI {
 
         /// Reads the log until the collector says which port it listens on.
         func port() async throws -> Int {
-            for _ in 0..<200 {
-                let text = readLog()
-                if let range = text.range(of: #"http\.port=(\d+)"#, options: .regularExpression) {
-                    return Int(text[range].dropFirst("http.port=".count))!
+            let port = try await pollLog { text in
+                text.range(of: #"http\.port=(\d+)"#, options: .regularExpression).map {
+                    Int(text[$0].dropFirst("http.port=".count))!
                 }
-                try await Task.sleep(for: .milliseconds(50))
             }
-            throw CancellationError()
+            guard let port else { throw CancellationError() }
+            return port
         }
 
         /// Everything the server logged so far.
@@ -273,11 +272,16 @@ enum CLI {
         /// Waits up to 10 seconds for the log to hold `line`.
         /// - Returns: whether it does.
         func waitForLog(containing line: String) async throws -> Bool {
+            try await pollLog { $0.contains(line) ? true : nil } ?? false
+        }
+
+        /// Reads the log every 50 ms for up to 10 seconds until `find` finds something in it.
+        private func pollLog<Found>(_ find: (String) -> Found?) async throws -> Found? {
             for _ in 0..<200 {
-                if readLog().contains(line) { return true }
+                if let found = find(readLog()) { return found }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            return false
+            return nil
         }
 
         /// Sends SIGTERM and waits for the exit status.

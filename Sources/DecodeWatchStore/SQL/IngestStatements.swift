@@ -96,7 +96,8 @@ struct IngestStatements {
         // order of the ids, until the group upserts return each group's `group_seq`.
         let position = Dictionary(uniqueKeysWithValues: sortedIDs.enumerated().map { ($1, $0) })
         let positions = ids.map { $0.map { position[$0]! } }
-        rollupRows = Rollup.allCases.map { RollupRows(of: batches, groups: positions, in: $0) }
+        let values = CommitValues(batches)
+        rollupRows = Rollup.allCases.map { RollupRows(of: batches, groups: positions, values: values, in: $0) }
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -230,7 +231,7 @@ private struct Cell<ID: Comparable & Sendable>: Comparable, Sendable {
 
 /// The distinct strings of one kind in a commit (versions, expected types, endpoints), sorted, so that a
 /// string's position orders cells as the string would.
-private struct SortedValues {
+private struct SortedValues: Sendable {
     let values: [String]
     private let positions: [String: Int]
 
@@ -241,6 +242,19 @@ private struct SortedValues {
 
     /// The position of a string of the commit.
     subscript(_ value: String) -> Int { positions[value]! }
+}
+
+/// A commit's versions, expected types and endpoints, which the cells of both resolutions name by position.
+private struct CommitValues: Sendable {
+    let versions: SortedValues
+    let expected: SortedValues
+    let endpoints: SortedValues
+
+    init(_ batches: [BatchAggregate]) {
+        versions = SortedValues(batches.map(\.version))
+        expected = SortedValues(batches.lazy.flatMap(\.groups).flatMap { $0.expected.keys.map(\.value) })
+        endpoints = SortedValues(batches.lazy.flatMap(\.decodes).map(\.endpoint))
+    }
 }
 
 /// Adds up the counts of equal cells by sorting them: the rows go out sorted anyway. Adding them up in
@@ -268,24 +282,22 @@ private struct RollupRows: Sendable {
     let installs: [Cell<Int>]
     let expected: [(cell: Cell<Int>, count: Int)]
     let decodes: [(cell: Cell<String>, count: Int)]
-    /// The commit's versions, expected types and endpoints, which the cells name by position.
-    let versionValues: [String]
-    let expectedValues: [String]
-    let endpointValues: [String]
+    /// The strings the cells name by position.
+    let values: CommitValues
 
-    /// - Parameter groups: the position among the commit's sorted ids of each delta's group, for each batch.
-    init(of batches: [BatchAggregate], groups: [[Int]], in rollup: Rollup) {
+    /// - Parameters:
+    ///   - groups: the position among the commit's sorted ids of each delta's group, for each batch.
+    ///   - values: the commit's strings, shared by both resolutions.
+    init(of batches: [BatchAggregate], groups: [[Int]], values: CommitValues, in rollup: Rollup) {
         self.rollup = rollup
-        let versionValues = SortedValues(batches.map(\.version))
-        let expectedValues = SortedValues(batches.lazy.flatMap(\.groups).flatMap { $0.expected.keys.map(\.value) })
-        let endpointValues = SortedValues(batches.lazy.flatMap(\.decodes).map(\.endpoint))
+        self.values = values
         var counts: [(cell: Cell<Int>, count: Int)] = []
         var versions: [(cell: Cell<Int>, count: Int)] = []
         var installs: [Cell<Int>] = []
         var expected: [(cell: Cell<Int>, count: Int)] = []
         var decodes: [(cell: Cell<String>, count: Int)] = []
         for (batch, groups) in zip(batches, groups) {
-            let version = versionValues[batch.version]
+            let version = values.versions[batch.version]
             for (delta, id) in zip(batch.groups, groups) {
                 for (minute, count) in delta.minutes {
                     let bucket = rollup.bucket(ofMinute: minute)
@@ -294,12 +306,13 @@ private struct RollupRows: Sendable {
                     if let install = batch.installHash { installs.append(Cell(id, bucket, install: install)) }
                 }
                 for (cell, count) in delta.expected {
-                    expected.append((Cell(id, rollup.bucket(ofMinute: cell.minute), expectedValues[cell.value]), count))
+                    expected.append(
+                        (Cell(id, rollup.bucket(ofMinute: cell.minute), values.expected[cell.value]), count))
                 }
             }
             let bucket = rollup.bucket(ofMinute: batch.decodesMinute)
             for entry in batch.decodes where entry.count > 0 {
-                decodes.append((Cell(batch.appID, bucket, endpointValues[entry.endpoint]), entry.count))
+                decodes.append((Cell(batch.appID, bucket, values.endpoints[entry.endpoint]), entry.count))
             }
         }
         self.counts = tally(counts)
@@ -309,9 +322,6 @@ private struct RollupRows: Sendable {
         }
         self.expected = tally(expected)
         self.decodes = tally(decodes)
-        self.versionValues = versionValues.values
-        self.expectedValues = expectedValues.values
-        self.endpointValues = endpointValues.values
     }
 
     /// The writes, each group named by its `group_seq`: installs and counts (``CellWrites``), then versions,
@@ -333,17 +343,17 @@ private struct RollupRows: Sendable {
         }
         let decodeRows = decodes.map {
             [
-                SQLValue.text($0.cell.id), .text(endpointValues[$0.cell.value]), .integer($0.cell.bucket),
+                SQLValue.text($0.cell.id), .text(values.endpoints.values[$0.cell.value]), .integer($0.cell.bucket),
                 .integer(StoredCount.clamp($0.count)),
             ]
         }
         let others =
             IngestStatements.add(
                 into: rollup.versions, columns: ["group_seq", bucket, "version"],
-                rows: rows(versions, values: versionValues), dialect: dialect)
+                rows: rows(versions, values: values.versions.values), dialect: dialect)
             + IngestStatements.add(
                 into: rollup.expected, columns: ["group_seq", bucket, "expected"],
-                rows: rows(expected, values: expectedValues), dialect: dialect)
+                rows: rows(expected, values: values.expected.values), dialect: dialect)
             + IngestStatements.add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows,
                 dialect: dialect)
