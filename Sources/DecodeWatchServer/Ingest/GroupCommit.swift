@@ -21,8 +21,9 @@ actor GroupCommit {
     init(store: any ReportStore, registry: PrometheusCollectorRegistry) {
         self.store = store
         batchesPerCommit = registry.makeValueHistogram(
-            name: "decodewatch_ingest_batches_per_commit", buckets: [1, 2, 4, 8, 16, 32, 64],
-            help: "Batches stored together in one transaction.")
+            descriptor: .decodewatch(
+                "ingest", "batches_per_commit", unit: "", help: "Batches stored together in one transaction."),
+            buckets: [1, 2, 4, 8, 16, 32, 64])
     }
 
     /// Stores a batch in the next commit.

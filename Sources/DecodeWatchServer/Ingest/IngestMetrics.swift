@@ -12,25 +12,25 @@ struct IngestMetrics: Sendable {
     let duration: DurationHistogram
 
     init(registry: PrometheusCollectorRegistry) {
-        let batches = "decodewatch_ingest_batches_total"
-        let batchesHelp = "Ingest requests by outcome."
-        storedBatches = registry.makeCounter(name: batches, labels: [("outcome", "stored")], help: batchesHelp)
-        duplicateBatches = registry.makeCounter(name: batches, labels: [("outcome", "duplicate")], help: batchesHelp)
-        refusedBatches = registry.makeCounter(name: batches, labels: [("outcome", "refused")], help: batchesHelp)
-        let reports = "decodewatch_ingest_reports_total"
-        let reportsHelp = "Reports in stored batches, accepted or rejected."
-        acceptedReports = registry.makeCounter(name: reports, labels: [("outcome", "accepted")], help: reportsHelp)
-        rejectedReports = registry.makeCounter(name: reports, labels: [("outcome", "rejected")], help: reportsHelp)
-        let bytes = "decodewatch_ingest_bytes_total"
-        let bytesHelp = "Ingest body bytes, as sent and inflated."
-        compressedBytes = registry.makeCounter(name: bytes, labels: [("stage", "compressed")], help: bytesHelp)
-        inflatedBytes = registry.makeCounter(name: bytes, labels: [("stage", "inflated")], help: bytesHelp)
+        let batches = MetricNameDescriptor.decodewatch(
+            "ingest", "batches", unit: "total", help: "Ingest requests by outcome.")
+        storedBatches = registry.makeCounter(descriptor: batches, labels: [("outcome", "stored")])
+        duplicateBatches = registry.makeCounter(descriptor: batches, labels: [("outcome", "duplicate")])
+        refusedBatches = registry.makeCounter(descriptor: batches, labels: [("outcome", "refused")])
+        let reports = MetricNameDescriptor.decodewatch(
+            "ingest", "reports", unit: "total", help: "Reports in stored batches, accepted or rejected.")
+        acceptedReports = registry.makeCounter(descriptor: reports, labels: [("outcome", "accepted")])
+        rejectedReports = registry.makeCounter(descriptor: reports, labels: [("outcome", "rejected")])
+        let bytes = MetricNameDescriptor.decodewatch(
+            "ingest", "bytes", unit: "total", help: "Ingest body bytes, as sent and inflated.")
+        compressedBytes = registry.makeCounter(descriptor: bytes, labels: [("stage", "compressed")])
+        inflatedBytes = registry.makeCounter(descriptor: bytes, labels: [("stage", "inflated")])
         duration = registry.makeDurationHistogram(
-            name: "decodewatch_ingest_duration_seconds",
+            descriptor: .decodewatch(
+                "ingest", "duration", unit: "seconds", help: "Time from request to committed answer."),
             buckets: [
                 .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500),
                 .seconds(2),
-            ],
-            help: "Time from request to committed answer.")
+            ])
     }
 }

@@ -16,7 +16,7 @@ struct AlertScheduler: Service {
     var clock: @Sendable () -> Date = { Date() }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { deliveries in
                 while !Task.isCancelled {
                     do {

@@ -22,9 +22,9 @@ enum DemoPayloads {
 
     typealias Decode = @Sendable (JSONDecoder, String, Reporter) throws -> Any
 
-    private static func decoding<T: Decodable>(_ type: T.Type, _ json: String) -> Decode {
+    private static func decoding<T: Decodable & SendableMetatype>(_ type: T.Type, _ json: String) -> Decode {
         { decoder, endpoint, reporter in
-            try decoder.decode(type, from: Data(json.utf8), endpoint: endpoint, reporter: reporter)
+            try decoder.decode(T.self, from: Data(json.utf8), endpoint: endpoint, reporter: reporter)
         }
     }
 
