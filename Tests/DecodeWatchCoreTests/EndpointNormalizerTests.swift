@@ -54,6 +54,7 @@ struct PathRendererTests {
             ([], "$"),
             ([.index(0), .index(3)], "$[*][*]"),
             ([.key("files"), .key("it's.md")], #"$.files['it\'s.md']"#),
+            ([.key("files"), .key("it'\u{301}s.md")], "$.files['it\\'\u{301}s.md']"),
             ([.key("files"), .key(#"C:\temp\notes.txt"#)], #"$.files['C:\\temp\\notes.txt']"#),
             ([.key("files"), .key(#"say "hi".txt"#)], #"$.files['say "hi".txt']"#),
             ([.key("files"), .key("2024")], "$.files[*]"),

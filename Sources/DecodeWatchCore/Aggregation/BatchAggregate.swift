@@ -59,15 +59,15 @@ public struct BatchAggregate: Sendable {
         // Groups in the order the batch first names them; one hash lookup per report.
         var positions: [GroupKey: Int] = [:]
         var deltas: [GroupDelta] = []
-        for accepted in batch.accepted {
-            let report = accepted.report
-            let minute = Minute.index(of: report.occurredAt)
-            if let position = positions[accepted.key] {
-                deltas[position].add(report, minute: minute)
+        // Read in place by index: a `for` loop would copy each report, retaining all of its strings.
+        for index in batch.accepted.indices {
+            let minute = Minute.index(of: batch.accepted[index].report.occurredAt)
+            if let position = positions[batch.accepted[index].key] {
+                deltas[position].add(batch.accepted[index].report, minute: minute)
             } else {
-                positions[accepted.key] = deltas.count
-                var delta = GroupDelta(key: accepted.key, firstReport: report)
-                delta.add(report, minute: minute)
+                positions[batch.accepted[index].key] = deltas.count
+                var delta = GroupDelta(key: batch.accepted[index].key, firstReport: batch.accepted[index].report)
+                delta.add(batch.accepted[index].report, minute: minute)
                 deltas.append(delta)
             }
         }

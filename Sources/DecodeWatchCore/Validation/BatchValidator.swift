@@ -49,15 +49,24 @@ public struct BatchValidator: Sendable {
         var rejected: [Rejection] = []
         // A batch repeats a few endpoints many times: each distinct one is normalized once.
         var endpoints: [String: String?] = [:]
-        for (index, slot) in incoming.reports.enumerated() {
-            switch slot.flatMap({
-                check($0, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
-            }) {
+        // Reports are moved out of the batch one by one, first to last, rather than copied: a copy retains
+        // each of a report's strings, and the batch's own copies would all be released afterwards.
+        var slots = incoming.reports
+        incoming.reports = []
+        slots.reverse()
+        var index = 0
+        while let slot = slots.popLast() {
+            switch slot {
             case .success(let report):
-                accepted.append(report)
+                switch check(report, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
+                {
+                case .success(let report): accepted.append(report)
+                case .failure(let problem): rejected.append(Rejection(index: index, error: problem.text))
+                }
             case .failure(let problem):
                 rejected.append(Rejection(index: index, error: problem.text))
             }
+            index += 1
         }
         return ValidatedBatch(
             batchID: incoming.batchID, sentAt: sentAt, receivedAt: receivedAt, app: incoming.app,
@@ -142,7 +151,7 @@ public struct BatchValidator: Sendable {
     /// - Parameter endpoints: the grouping forms of the endpoints met so far in the batch (`nil` for one
     ///   that does not normalize), filled as it goes.
     private func check(
-        _ report: Report, index: Int, app: String, receivedAt: Date, endpoints: inout [String: String?]
+        _ report: consuming Report, index: Int, app: String, receivedAt: Date, endpoints: inout [String: String?]
     ) -> Result<AcceptedReport, FieldProblem> {
         // Built only for a problem: most reports have none.
         var field: String { "reports[\(index)]" }
@@ -170,7 +179,6 @@ public struct BatchValidator: Sendable {
         guard IngestLimits.Field.reportCount.contains(report.count) else {
             return .failure(FieldProblem("\(field).count: must be from 1 to 1000000, got \(report.count)"))
         }
-        var report = report
         if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) {
             report.occurredAt = receivedAt
         }

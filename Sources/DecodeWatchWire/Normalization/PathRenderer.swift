@@ -7,25 +7,50 @@ public enum PathRenderer {
     /// - Parameter path: elements from the payload root to the failing value.
     /// - Returns: an RFC 9535 JSONPath with `[*]` wildcards.
     public static func render(_ path: [PathElement]) -> String {
-        var text = "$"
-        for element in path {
+        // Written straight into one string's storage, sized for the longest rendering (every key quoted and
+        // every byte escaped): one allocation per path, where appending piece by piece grew it.
+        let bound = path.reduce(1) { bound, element in
             switch element {
-            case .index:
-                text += "[*]"
-            case .key(let key) where EndpointNormalizer.isIdentifierKey(key):
-                text += "[*]"
-            case .key(let key) where isMemberName(key):
-                text += "." + key
-            case .key(let key):
-                text += "['"
-                for character in key {
-                    if character == "\\" || character == "'" { text.append("\\") }
-                    text.append(character)
-                }
-                text += "']"
+            case .index: bound + 3
+            case .key(let key): bound + 4 + 2 * key.utf8.count
             }
         }
-        return text
+        return String(unsafeUninitializedCapacity: bound) { buffer in
+            var end = 0
+            put("$", into: buffer, at: &end)
+            for element in path {
+                switch element {
+                case .index:
+                    put("[*]", into: buffer, at: &end)
+                case .key(let key) where EndpointNormalizer.isIdentifierKey(key):
+                    put("[*]", into: buffer, at: &end)
+                case .key(let key) where isMemberName(key):
+                    put(".", into: buffer, at: &end)
+                    for byte in key.utf8 { put(byte, into: buffer, at: &end) }
+                case .key(let key):
+                    // RFC 9535 escapes code points: a quote or backslash is escaped even when a combining
+                    // mark follows it (UTF-8 never repeats an ASCII byte inside another character).
+                    put("['", into: buffer, at: &end)
+                    for byte in key.utf8 {
+                        if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "'") {
+                            put(UInt8(ascii: "\\"), into: buffer, at: &end)
+                        }
+                        put(byte, into: buffer, at: &end)
+                    }
+                    put("']", into: buffer, at: &end)
+                }
+            }
+            return end
+        }
+    }
+
+    private static func put(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
+        buffer[end] = byte
+        end += 1
+    }
+
+    private static func put(_ text: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
+        for offset in 0..<text.utf8CodeUnitCount { put(text.utf8Start[offset], into: buffer, at: &end) }
     }
 
     /// Whether a key matches `^[A-Za-z_][A-Za-z0-9_]*$` and can be written in dot notation.
