@@ -174,7 +174,8 @@ private struct InsertShape: Hashable {
     let rows: Int
     let dialect: SQLDialect
 
-    /// The texts written so far.
+    /// The texts written so far: a few per table, since the ingest's tables, columns and clauses are fixed and
+    /// row counts are at most ``IngestStatements/rowsPerStatement``.
     private static let written = Mutex<[InsertShape: String]>([:])
 
     /// The statement's text.
