@@ -1,3 +1,5 @@
+import Foundation
+
 /// Typed reads on top of the strict scanner, so a decoder can take values out of the text in the same pass that
 /// checks it: every read goes through the scanner's own checks and fails with its messages.
 extension StrictJSONScanner {
@@ -57,16 +59,18 @@ extension StrictJSONScanner {
     }
 
     /// Whether the last key read by ``scanKeyAndColon()`` is `name`, escapes resolved.
+    ///
+    /// Inlined, so that each call compares the key's length with a constant first: a report's reader asks about
+    /// up to nine names for every member.
+    @inline(__always)
     func lastKeyIs(_ name: StaticString) -> Bool {
-        let length = lastKeyEnd &- lastKeyStart &- 2
-        if lastKeyHasEscape {
-            return text(from: lastKeyStart &+ 1, to: lastKeyEnd &- 1, escaped: true) == name.description
-        }
-        guard length == name.utf8CodeUnitCount else { return false }
-        for position in 0..<length where byte(lastKeyStart &+ 1 &+ position) != name.utf8Start[position] {
-            return false
-        }
-        return true
+        guard !lastKeyHasEscape else { return lastEscapedKeyIs(name) }
+        guard lastKeyEnd &- lastKeyStart &- 2 == name.utf8CodeUnitCount else { return false }
+        return memcmp(base + (lastKeyStart &+ 1), name.utf8Start, name.utf8CodeUnitCount) == 0
+    }
+
+    private func lastEscapedKeyIs(_ name: StaticString) -> Bool {
+        text(from: lastKeyStart &+ 1, to: lastKeyEnd &- 1, escaped: true) == name.description
     }
 
     /// The text of a scanned string's contents, from `start` up to `stop` (its quotes excluded).
