@@ -193,7 +193,7 @@ struct BatchDecoder {
         var endpoint = Field<String>.absent
         var type = Field<String>.absent
         var path = Field<[PathElement]>.absent
-        var kind = Field<String>.absent
+        var kind = Field<ReportKind>.absent
         var expected = Field<String>.absent
         var message = Field<String>.absent
         var snippet = Field<String>.absent
@@ -209,7 +209,7 @@ struct BatchDecoder {
                 } else if reader.scanner.lastKeyIs("path"), path.isAbsent {
                     path = try reader.readPath()
                 } else if reader.scanner.lastKeyIs("kind"), kind.isAbsent {
-                    kind = try reader.readString()
+                    kind = try reader.readKind()
                 } else if reader.scanner.lastKeyIs("expected"), expected.isAbsent {
                     expected = try reader.readString()
                 } else if reader.scanner.lastKeyIs("message"), message.isAbsent {
@@ -230,10 +230,7 @@ struct BatchDecoder {
             let endpoint = try endpoint.required(at("endpoint")).get()
             let type = try type.optional(at("type")).get()
             let path = try path.required(at("path")).get()
-            let kindName = try kind.required(at("kind")).get()
-            guard let kind = ReportKind(rawValue: kindName) else {
-                throw FieldProblem("\(at("kind")): unknown kind '\(kindName)'")
-            }
+            let kind = try kind.required(at("kind")).get()
             return Report(
                 occurredAt: date, endpoint: endpoint, type: type, path: path, kind: kind,
                 expected: try expected.optional(at("expected")).get(),
@@ -279,6 +276,30 @@ struct BatchDecoder {
         default: return try skip(.wrong(at: "", "expected a string"))
         }
     }
+
+    /// Reads `kind`, matched against the known kinds in the body's bytes: a report's kind makes no string.
+    private mutating func readKind() throws(JSONSyntaxError) -> Field<ReportKind> {
+        switch scanner.valueKind {
+        case .string: break
+        case .null: return try skip(.null)
+        default: return try skip(.wrong(at: "", "expected a string"))
+        }
+        let start = scanner.index &+ 1
+        let escaped = try scanner.scanString()
+        let length = scanner.index &- 1 &- start
+        if !escaped,
+            let known = Self.kinds.first(where: {
+                $0.name.count == length && memcmp(scanner.base + start, $0.name, length) == 0
+            })
+        {
+            return .value(known.kind)
+        }
+        let name = scanner.text(from: start, to: scanner.index &- 1, escaped: escaped)
+        return ReportKind(rawValue: name).map(Field.value) ?? .wrong(at: "", "unknown kind '\(name)'")
+    }
+
+    /// Each kind with the bytes of its name.
+    private static let kinds = ReportKind.allCases.map { (kind: $0, name: Array($0.rawValue.utf8)) }
 
     /// Reads an RFC 3339 time, parsed from the body's bytes unless it holds an escape.
     private mutating func readTime() throws(JSONSyntaxError) -> Field<Date> {
@@ -339,6 +360,8 @@ struct BatchDecoder {
         }
         var elements: [Element] = []
         guard try scanner.enterContainer() else { return .value(elements) }
+        // One allocation for a short array such as a path, where growing from empty took three.
+        elements.reserveCapacity(8)
         var index = 0
         repeat {
             if let next = try element(&self, index) { elements.append(next) }
