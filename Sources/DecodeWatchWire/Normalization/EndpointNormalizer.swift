@@ -53,12 +53,12 @@ public struct EndpointNormalizer: Sendable {
     /// of 16 or more characters, or an already templated `{anything}`.
     static func isIdentifier(_ segment: Substring) -> Bool {
         if segment.first == "{" && segment.last == "}" && segment.count >= 2 { return true }
-        return isIdentifierKey(segment)
+        return isIdentifierKey(segment.utf8)
     }
 
-    /// Whether an object key names one entity (SPEC §2, "Path"): all digits, a UUID or long hex.
-    static func isIdentifierKey<S: StringProtocol>(_ text: S) -> Bool {
-        let bytes = text.utf8
+    /// Whether an object key, given as its UTF-8, names one entity (SPEC §2, "Path"): all digits, a UUID or long
+    /// hex.
+    static func isIdentifierKey(_ bytes: some Collection<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
         if bytes.count >= 16 && bytes.allSatisfy(isHexByte) { return true }

@@ -22,25 +22,37 @@ public enum PathRenderer {
                 switch element {
                 case .index:
                     put("[*]", into: buffer, at: &end)
-                case .key(let key) where EndpointNormalizer.isIdentifierKey(key):
-                    put("[*]", into: buffer, at: &end)
-                case .key(let key) where isMemberName(key):
-                    put(".", into: buffer, at: &end)
-                    for byte in key.utf8 { put(byte, into: buffer, at: &end) }
                 case .key(let key):
-                    // RFC 9535 escapes code points: a quote or backslash is escaped even when a combining
-                    // mark follows it (UTF-8 never repeats an ASCII byte inside another character).
-                    put("['", into: buffer, at: &end)
-                    for byte in key.utf8 {
-                        if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "'") {
-                            put(UInt8(ascii: "\\"), into: buffer, at: &end)
-                        }
-                        put(byte, into: buffer, at: &end)
+                    // A Swift string keeps its UTF-8 in one piece; a bridged one is copied out first.
+                    if key.utf8.withContiguousStorageIfAvailable({ put(key: $0, into: buffer, at: &end) }) == nil {
+                        Array(key.utf8).withUnsafeBufferPointer { put(key: $0, into: buffer, at: &end) }
                     }
-                    put("']", into: buffer, at: &end)
                 }
             }
             return end
+        }
+    }
+
+    /// Writes one key: `[*]` for an id, `.key` when it is a member name, else `['key']`.
+    private static func put(
+        key: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int
+    ) {
+        if EndpointNormalizer.isIdentifierKey(key) {
+            put("[*]", into: buffer, at: &end)
+        } else if isMemberName(key) {
+            put(".", into: buffer, at: &end)
+            for byte in key { put(byte, into: buffer, at: &end) }
+        } else {
+            // RFC 9535 escapes code points: a quote or backslash is escaped even when a combining mark follows it
+            // (UTF-8 never repeats an ASCII byte inside another character).
+            put("['", into: buffer, at: &end)
+            for byte in key {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "'") {
+                    put(UInt8(ascii: "\\"), into: buffer, at: &end)
+                }
+                put(byte, into: buffer, at: &end)
+            }
+            put("']", into: buffer, at: &end)
         }
     }
 
@@ -54,9 +66,9 @@ public enum PathRenderer {
     }
 
     /// Whether a key matches `^[A-Za-z_][A-Za-z0-9_]*$` and can be written in dot notation.
-    private static func isMemberName(_ key: String) -> Bool {
-        guard let first = key.utf8.first, isLetter(first) || first == 0x5F else { return false }
-        return key.utf8.allSatisfy { isLetter($0) || $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) }
+    private static func isMemberName(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = key.first, isLetter(first) || first == 0x5F else { return false }
+        return key.allSatisfy { isLetter($0) || $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
