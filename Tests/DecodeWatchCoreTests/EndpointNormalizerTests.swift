@@ -23,6 +23,9 @@ struct EndpointNormalizerTests {
             ("delete /v2/posts/7?force=true", "DELETE /v2/posts/{id}"),
             ("GET /search?q=http://x/1", "GET /search"),
             ("GET /v2/2024/report", "GET /v2/{id}/report"),
+            // Read as bytes, like a server reads a request line: a combining mark does not hide a `?` or `/`.
+            ("GET /a?\u{301}b", "GET /a"),
+            ("GET /caf\u{E9}/\u{301}42", "GET /caf\u{E9}/\u{301}42"),
         ])
     func normalizes(input: String, expected: String) {
         #expect(EndpointNormalizer().normalize(input) == expected)

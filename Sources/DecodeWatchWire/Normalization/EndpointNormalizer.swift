@@ -26,34 +26,43 @@ public struct EndpointNormalizer: Sendable {
     }
 
     /// Splits `"METHOD target"` into an upper-cased method and the raw target.
+    ///
+    /// Endpoints are read as UTF-8 bytes, as servers read request lines: a space, `?`, `#` or `/` is one byte
+    /// whatever follows it.
     static func split(_ endpoint: String) -> (String, Substring)? {
-        let trimmed = endpoint.drop(while: { $0 == " " })
-        guard let space = trimmed.firstIndex(of: " ") else { return nil }
-        let method = trimmed[..<space]
-        guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else { return nil }
-        let target = trimmed[space...].drop(while: { $0 == " " })
-        guard !target.isEmpty, !target.contains(" ") else { return nil }
-        return (method.uppercased(), target)
+        let bytes = endpoint.utf8
+        guard let start = bytes.firstIndex(where: { $0 != space }),
+            let gap = bytes[start...].firstIndex(of: space)
+        else { return nil }
+        let method = bytes[start..<gap]
+        guard method.allSatisfy(isTokenByte), let target = bytes[gap...].firstIndex(where: { $0 != space }),
+            !bytes[target...].contains(space)
+        else { return nil }
+        return (Substring(method).uppercased(), Substring(bytes[target...]))
     }
 
     /// The non-empty path segments of a target, without scheme, authority, query or fragment.
     static func segments(ofPath target: Substring) -> [Substring] {
-        var path = target
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+        var path = target.utf8[...]
+        if let end = path.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             path = path[..<end]
         }
-        if path.first != "/", let scheme = path.range(of: "://") {
-            let afterScheme = path[scheme.upperBound...]
-            path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+        if path.first != slash, let authority = path.indices.first(where: { path[$0...].starts(with: "://".utf8) }) {
+            let afterScheme = path[path.index(authority, offsetBy: 3)...]
+            path = afterScheme.firstIndex(of: slash).map { afterScheme[$0...] } ?? afterScheme[afterScheme.endIndex...]
         }
-        return path.split(separator: "/", omittingEmptySubsequences: true)
+        return path.split(separator: slash).map(Substring.init)
     }
+
+    private static let space = UInt8(ascii: " ")
+    private static let slash = UInt8(ascii: "/")
 
     /// Whether a segment or key names one entity rather than a route: all digits, a UUID, a hex string
     /// of 16 or more characters, or an already templated `{anything}`.
     static func isIdentifier(_ segment: Substring) -> Bool {
-        if segment.first == "{" && segment.last == "}" && segment.count >= 2 { return true }
-        return isIdentifierKey(segment.utf8)
+        let bytes = segment.utf8
+        if bytes.count >= 2 && bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") { return true }
+        return isIdentifierKey(bytes)
     }
 
     /// Whether an object key, given as its UTF-8, names one entity (SPEC §2, "Path"): all digits, a UUID or long
