@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Counts the instructions the one-core loop (IngestBench cpu: inflate, validate, fold, redact) spends per batch,
+# under valgrind's callgrind, counting only inside those four steps. Unlike time, the count does not move with
+# this machine's speed, so two builds can be compared in one run each; it does not see cache misses or the
+# cost of atomic reference counting, so confirm a change with compare-ingest.sh too.
+# Needs Debian's valgrind.
+# Usage: Benchmarks/count-instructions.sh [INGESTBENCH_BINARY] [seconds]
+set -euo pipefail
+cd "$(dirname "$0")"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bench=${1:-}
+if [ -z "$bench" ]; then
+    swift build -c release --product IngestBench >/dev/null
+    bench=.build/release/IngestBench
+fi
+"$bench" generate "$work/batches" 2000 >/dev/null
+valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --collect-atstart=no \
+    --toggle-collect='*ZlibO10decompress*' --toggle-collect='*BatchValidatorV8validate*' \
+    --toggle-collect='*BatchAggregateV_8redactor*' --toggle-collect='*Redactor*redacted*' \
+    "$bench" cpu "$work/batches" "${2:-8}" >"$work/loop.txt" 2>"$work/valgrind.txt"
+batches=$(awk '{ print $2 }' "$work/loop.txt")
+instructions=$(awk '/^(summary|totals):/ { print $2; exit }' "$work/callgrind.out")
+echo "$batches batches under callgrind: $((instructions / batches / 1000)) k instructions per batch"
