@@ -279,23 +279,18 @@ struct BatchDecoder {
 
     /// Reads `kind`, matched against the known kinds in the body's bytes: a report's kind makes no string.
     private mutating func readKind() throws(JSONSyntaxError) -> Field<ReportKind> {
-        switch scanner.valueKind {
-        case .string: break
-        case .null: return try skip(.null)
-        default: return try skip(.wrong(at: "", "expected a string"))
+        try readStringContents { scanner, contents, escaped in
+            if !escaped,
+                let known = Self.kinds.first(where: {
+                    $0.name.count == contents.count
+                        && memcmp(scanner.base + contents.lowerBound, $0.name, contents.count) == 0
+                })
+            {
+                return .value(known.kind)
+            }
+            let name = scanner.text(from: contents.lowerBound, to: contents.upperBound, escaped: escaped)
+            return ReportKind(rawValue: name).map(Field.value) ?? .wrong(at: "", "unknown kind '\(name)'")
         }
-        let start = scanner.index &+ 1
-        let escaped = try scanner.scanString()
-        let length = scanner.index &- 1 &- start
-        if !escaped,
-            let known = Self.kinds.first(where: {
-                $0.name.count == length && memcmp(scanner.base + start, $0.name, length) == 0
-            })
-        {
-            return .value(known.kind)
-        }
-        let name = scanner.text(from: start, to: scanner.index &- 1, escaped: escaped)
-        return ReportKind(rawValue: name).map(Field.value) ?? .wrong(at: "", "unknown kind '\(name)'")
     }
 
     /// Each kind with the bytes of its name.
@@ -303,17 +298,28 @@ struct BatchDecoder {
 
     /// Reads an RFC 3339 time, parsed from the body's bytes unless it holds an escape.
     private mutating func readTime() throws(JSONSyntaxError) -> Field<Date> {
+        try readStringContents { scanner, contents, escaped in
+            let date =
+                escaped
+                ? RFC3339.date(from: scanner.text(from: contents.lowerBound, to: contents.upperBound, escaped: true))
+                : RFC3339.date(utf8: UnsafeRawBufferPointer(rebasing: scanner.bytes[contents]))
+            if let date { return .value(date) }
+            let text = scanner.text(from: contents.lowerBound, to: contents.upperBound, escaped: escaped)
+            return .wrong(at: "", "not an RFC 3339 time: \(text)")
+        }
+    }
+
+    /// Reads a string from the body's bytes without making it a string first: `read` gets the range of its
+    /// contents (quotes excluded) and whether they hold an escape. `null` and other types are noted as for any
+    /// string field.
+    private mutating func readStringContents<Value>(
+        _ read: (StrictJSONScanner, Range<Int>, Bool) -> Field<Value>
+    ) throws(JSONSyntaxError) -> Field<Value> {
         switch scanner.valueKind {
         case .string:
             let start = scanner.index &+ 1
             let escaped = try scanner.scanString()
-            let stop = scanner.index &- 1
-            let date =
-                escaped
-                ? RFC3339.date(from: scanner.text(from: start, to: stop, escaped: true))
-                : RFC3339.date(utf8: UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<stop]))
-            if let date { return .value(date) }
-            return .wrong(at: "", "not an RFC 3339 time: \(scanner.text(from: start, to: stop, escaped: escaped))")
+            return read(scanner, start..<scanner.index &- 1, escaped)
         case .null: return try skip(.null)
         default: return try skip(.wrong(at: "", "expected a string"))
         }
