@@ -19,6 +19,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "CommitBench",
+            dependencies: [
+                .product(name: "DecodeWatchCore", package: root),
+                .product(name: "DecodeWatchStore", package: root),
+                .product(name: "DecodeWatchZlib", package: root),
+            ]
+        ),
+        .executableTarget(
             name: "AlertBench",
             dependencies: [
                 .product(name: "DecodeWatchCore", package: root),

@@ -47,19 +47,23 @@ struct IngestStatements {
         receivedAt = batches.map(\.receivedAt).max() ?? Date()
         // A group's id is a SHA-256: worked out once per group of the commit (batches arriving together
         // repeat the same groups), for the fold and both resolutions.
+        // Batches and deltas are read in place, by index: a copy of a delta retains each of its strings and
+        // dictionaries, and iterating (`zip`, `map`) copies every element.
         var idOfKey: [GroupKey: String] = [:]
-        let ids = batches.map { batch in
-            batch.groups.map { delta in
-                if let id = idOfKey[delta.key] { return id }
-                let id = delta.key.id
-                idOfKey[delta.key] = id
+        let ids = batches.indices.map { batch in
+            batches[batch].groups.indices.map { delta in
+                let key = batches[batch].groups[delta].key
+                if let id = idOfKey[key] { return id }
+                let id = key.id
+                idOfKey[key] = id
                 return id
             }
         }
         var folded: [String: GroupRow] = [:]
-        for (batch, ids) in zip(batches, ids) {
-            for (delta, id) in zip(batch.groups, ids) {
-                folded[id, default: GroupRow(delta, of: batch)].fold(delta, of: batch)
+        for batch in batches.indices {
+            for delta in batches[batch].groups.indices {
+                folded[ids[batch][delta], default: GroupRow(batches[batch].groups[delta], of: batches[batch])]
+                    .fold(batches[batch].groups[delta], of: batches[batch])
             }
         }
         let groups = folded.sorted { $0.key < $1.key }
@@ -269,7 +273,13 @@ private struct CommitValues: Sendable {
 
     init(_ batches: [BatchAggregate]) {
         versions = SortedValues(batches.map(\.version))
-        expected = SortedValues(batches.lazy.flatMap(\.groups).flatMap { $0.expected.keys.map(\.value) })
+        var expected: [String] = []
+        for batch in batches.indices {
+            for delta in batches[batch].groups.indices {
+                for cell in batches[batch].groups[delta].expected.keys { expected.append(cell.value) }
+            }
+        }
+        self.expected = SortedValues(expected)
         endpoints = SortedValues(batches.lazy.flatMap(\.decodes).map(\.endpoint))
     }
 }
@@ -313,23 +323,26 @@ private struct RollupRows: Sendable {
         var installs: [Cell<Int>] = []
         var expected: [(cell: Cell<Int>, count: Int)] = []
         var decodes: [(cell: Cell<String>, count: Int)] = []
-        for (batch, groups) in zip(batches, groups) {
-            let version = values.versions[batch.version]
-            for (delta, id) in zip(batch.groups, groups) {
-                for (minute, count) in delta.minutes {
+        // Read in place, by index, as in ``IngestStatements/init(_:dialect:)``.
+        for batch in batches.indices {
+            let version = values.versions[batches[batch].version]
+            let install = batches[batch].installHash
+            for delta in batches[batch].groups.indices {
+                let id = groups[batch][delta]
+                for (minute, count) in batches[batch].groups[delta].minutes {
                     let bucket = rollup.bucket(ofMinute: minute)
                     counts.append((Cell(id, bucket), count))
                     versions.append((Cell(id, bucket, version), count))
-                    if let install = batch.installHash { installs.append(Cell(id, bucket, install: install)) }
+                    if let install { installs.append(Cell(id, bucket, install: install)) }
                 }
-                for (cell, count) in delta.expected {
+                for (cell, count) in batches[batch].groups[delta].expected {
                     expected.append(
                         (Cell(id, rollup.bucket(ofMinute: cell.minute), values.expected[cell.value]), count))
                 }
             }
-            let bucket = rollup.bucket(ofMinute: batch.decodesMinute)
-            for entry in batch.decodes where entry.count > 0 {
-                decodes.append((Cell(batch.appID, bucket, values.endpoints[entry.endpoint]), entry.count))
+            let bucket = rollup.bucket(ofMinute: batches[batch].decodesMinute)
+            for entry in batches[batch].decodes where entry.count > 0 {
+                decodes.append((Cell(batches[batch].appID, bucket, values.endpoints[entry.endpoint]), entry.count))
             }
         }
         self.counts = tally(counts)
