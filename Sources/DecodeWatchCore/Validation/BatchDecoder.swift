@@ -12,6 +12,7 @@ import Foundation
 struct BatchDecoder {
     private var scanner: StrictJSONScanner
     private let maxReports: Int
+    private var strings = RecentStrings()
 
     /// Reads `bytes` as a batch.
     /// - Parameters:
@@ -246,7 +247,7 @@ struct BatchDecoder {
             let element: PathElement?
             switch reader.scanner.valueKind {
             case .string:
-                element = .key(try reader.scanner.readString())
+                element = .key(try reader.readSharedString())
             case .number:
                 element = try reader.scanner.readInt().map { number in
                     if number < 0, problem == nil {
@@ -271,9 +272,20 @@ struct BatchDecoder {
 
     private mutating func readString() throws(JSONSyntaxError) -> Field<String> {
         switch scanner.valueKind {
-        case .string: return .value(try scanner.readString())
+        case .string: return .value(try readSharedString())
         case .null: return try skip(.null)
         default: return try skip(.wrong(at: "", "expected a string"))
+        }
+    }
+
+    /// Reads the string under the cursor: text that the batch had lately is shared (``RecentStrings``).
+    private mutating func readSharedString() throws(JSONSyntaxError) -> String {
+        let start = scanner.index &+ 1
+        let escaped = try scanner.scanString()
+        let stop = scanner.index &- 1
+        let scanner = self.scanner
+        return strings.string(UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<stop])) {
+            scanner.text(from: start, to: stop, escaped: escaped)
         }
     }
 

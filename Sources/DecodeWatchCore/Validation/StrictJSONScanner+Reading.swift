@@ -23,13 +23,6 @@ extension StrictJSONScanner {
         }
     }
 
-    /// Reads the string under the cursor (``valueKind`` is `.string`) and returns its text, escapes resolved.
-    mutating func readString() throws(JSONSyntaxError) -> String {
-        let start = index
-        let escaped = try scanString()
-        return text(from: start &+ 1, to: index &- 1, escaped: escaped)
-    }
-
     /// Reads the number under the cursor (``valueKind`` is `.number`).
     ///
     /// - Returns: its value when it is a whole number that fits an `Int`, as `1`, `1.0`, `1e3` and `-0` are; `nil`
