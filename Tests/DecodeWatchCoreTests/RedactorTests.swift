@@ -40,6 +40,17 @@ struct RedactorTests {
         #expect(out.contains("6dcb09b5b57875f334f61aebed695e2e4193db5e"))
     }
 
+    @Test("a snippet of every JSON type is written back compact, keys sorted, each value as sent")
+    func everyType() {
+        let out = redactor.redact(
+            #"{"s":"text","b":true,"c":false,"n":null,"i":42,"f":1.5,"big":123456789012345678901234567890,"#
+                + #""list":[1,"x",null,{"z":true},[]],"empty":{}}"#)
+        #expect(
+            out
+                == #"{"b":true,"big":123456789012345678901234567890,"c":false,"empty":{},"f":1.5,"i":42,"#
+                + #""list":[1,"x",null,{"z":true},[]],"n":null,"s":"text"}"#)
+    }
+
     @Test("a card number sent as a JSON number is redacted")
     func cardNumberAsNumber() {
         #expect(!redactor.redact(#"{"n":4111111111111111}"#).contains("4111111111111111"))

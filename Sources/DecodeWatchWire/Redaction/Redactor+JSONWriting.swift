@@ -8,12 +8,12 @@ extension Redactor {
     /// 60 KiB snippet cut to 2 KiB only has its first 2 KiB redacted and written.
     func writeRedacted(_ value: Any, into buffer: inout JSONTextBuffer) {
         if buffer.full { return }
-        switch value {
-        // Strings first (most values are), NSNumber last: on Linux a failed cast to it tries bridging.
-        case let string as String:
+        switch JSONNode(value) {
+        case .string:
             // Only what still fits is redacted; the rest would be cut anyway.
-            buffer.writeString(redactText(utf8: string.utf8, maxBytes: buffer.room))
-        case let object as [String: Any]:
+            buffer.writeString(redactText(utf8: (value as! String).utf8, maxBytes: buffer.room))
+        case .object:
+            let object = value as! [String: Any]
             buffer.writeObject(keys: object.keys.sorted()) { buffer, key in
                 // The whole value goes, an object or array included.
                 if isSensitive(key: key) {
@@ -22,9 +22,10 @@ extension Redactor {
                     writeRedacted(object[key]!, into: &buffer)
                 }
             }
-        case let array as [Any]:
-            buffer.writeArray(array) { buffer, element in writeRedacted(element, into: &buffer) }
-        case let number as NSNumber:
+        case .array:
+            buffer.writeArray(value as! [Any]) { buffer, element in writeRedacted(element, into: &buffer) }
+        case .number:
+            let number = value as! NSNumber
             // JSONSerialization's booleans are the NSNumbers of type `c` on every platform.
             if number.objCType.pointee == CChar(UInt8(ascii: "c")) {
                 buffer.append(number.boolValue ? "true" : "false")
@@ -34,8 +35,42 @@ extension Redactor {
             } else {
                 buffer.append(number.stringValue)
             }
-        default:
+        case .null:
             buffer.append("null")
+        }
+    }
+}
+
+/// What a value of a `JSONSerialization` tree is.
+private enum JSONNode {
+    case string, object, array, number, null
+
+    /// The class of `JSONSerialization`'s booleans, a subclass of `NSNumber`.
+    private static let boolean = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+    /// Told by the value's exact type first, as `JSONSerialization` makes them: a failed `as` cast from `Any`
+    /// costs more than writing the value (on Linux a cast to `NSNumber` tries bridging), and telling a `null`
+    /// took four. Other representations of the same values are told by casting.
+    init(_ value: Any) {
+        switch ObjectIdentifier(type(of: value)) {
+        case ObjectIdentifier(String.self): self = .string
+        case ObjectIdentifier([String: Any].self): self = .object
+        case ObjectIdentifier([Any].self): self = .array
+        case ObjectIdentifier(NSNumber.self), Self.boolean: self = .number
+        case ObjectIdentifier(NSNull.self): self = .null
+        default:
+            // Strings first (most values are), NSNumber last: on Linux a failed cast to it tries bridging.
+            if value is String {
+                self = .string
+            } else if value is [String: Any] {
+                self = .object
+            } else if value is [Any] {
+                self = .array
+            } else if value is NSNumber {
+                self = .number
+            } else {
+                self = .null
+            }
         }
     }
 }
