@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Counts the instructions the one-core loop (IngestBench cpu: inflate, validate, fold, redact) spends per batch,
-# under valgrind's callgrind, counting only inside those four steps. Unlike time, the count does not move with
+# under valgrind's callgrind, counting only inside `loopStep`, which runs those four steps for one batch. (Callgrind
+# turns counting on and off at every entry to and exit from a function the pattern matches, so the pattern must match
+# one function and nothing it calls or contains.) Unlike time, the count does not move with
 # this machine's speed, so two builds can be compared in one run each; it does not see cache misses or the
 # cost of atomic reference counting, so confirm a change with compare-ingest.sh too.
 # Needs Debian's valgrind.
@@ -16,8 +18,7 @@ if [ -z "$bench" ]; then
 fi
 "$bench" generate "$work/batches" 2000 >/dev/null
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --collect-atstart=no \
-    --toggle-collect='*ZlibO10decompress*' --toggle-collect='*BatchValidatorV8validate*' \
-    --toggle-collect='*BatchAggregateV_8redactor*' --toggle-collect='*Redactor*redacted*' \
+    --toggle-collect='*loopStep*' \
     "$bench" cpu "$work/batches" "${2:-8}" >"$work/loop.txt" 2>"$work/valgrind.txt"
 batches=$(awk '{ print $2 }' "$work/loop.txt")
 instructions=$(awk '/^(summary|totals):/ { print $2; exit }' "$work/callgrind.out")
