@@ -51,7 +51,7 @@ public struct BatchAggregate: Sendable {
         self.redactor = redactor
         var decodes: [String: Int] = [:]
         for entry in batch.decodes {
-            decodes[entry.endpoint, default: 0] = decodes[entry.endpoint, default: 0].addingSaturating(entry.count)
+            decodes[entry.endpoint, default: 0].addSaturating(entry.count)
         }
         self.decodes = decodes.map { EndpointCount(endpoint: $0.key, count: $0.value) }
             .sorted { $0.endpoint < $1.endpoint }
@@ -59,16 +59,19 @@ public struct BatchAggregate: Sendable {
         // Groups in the order the batch first names them; one hash lookup per report.
         var positions: [GroupKey: Int] = [:]
         var deltas: [GroupDelta] = []
-        // Read in place by index: a `for` loop would copy each report, retaining all of its strings.
-        for index in batch.accepted.indices {
-            let minute = Minute.index(of: batch.accepted[index].report.occurredAt)
-            if let position = positions[batch.accepted[index].key] {
-                deltas[position].add(batch.accepted[index].report, minute: minute)
-            } else {
-                positions[batch.accepted[index].key] = deltas.count
-                var delta = GroupDelta(key: batch.accepted[index].key, firstReport: batch.accepted[index].report)
-                delta.add(batch.accepted[index].report, minute: minute)
-                deltas.append(delta)
+        // Read in place, through the buffer: a `for` loop, or the array's subscript where a delta is being
+        // changed, copies each report and so retains all of its strings.
+        batch.accepted.withUnsafeBufferPointer { accepted in
+            for index in accepted.indices {
+                let minute = Minute.index(of: accepted[index].report.occurredAt)
+                if let position = positions[accepted[index].key] {
+                    deltas[position].add(accepted[index].report, minute: minute)
+                } else {
+                    positions[accepted[index].key] = deltas.count
+                    var delta = GroupDelta(key: accepted[index].key, firstReport: accepted[index].report)
+                    delta.add(accepted[index].report, minute: minute)
+                    deltas.append(delta)
+                }
             }
         }
         self.groups = deltas
@@ -101,7 +104,7 @@ public struct GroupDelta: Sendable {
     /// The latest report's details as sent: not yet redacted or cut (``Redactor/redacted(_:)``).
     public var unredactedSample: Sample
 
-    init(key: GroupKey, firstReport report: Report) {
+    init(key: GroupKey, firstReport report: borrowing Report) {
         self.key = key
         self.firstSeen = report.occurredAt
         self.lastSeen = report.occurredAt
@@ -109,10 +112,9 @@ public struct GroupDelta: Sendable {
     }
 
     mutating func add(_ report: Report, minute: Int64) {
-        minutes[minute, default: 0] = minutes[minute, default: 0].addingSaturating(report.count)
+        minutes[minute, default: 0].addSaturating(report.count)
         if let expected = report.expected {
-            let cell = MinuteValue(minute: minute, value: expected)
-            self.expected[cell] = self.expected[cell, default: 0].addingSaturating(report.count)
+            self.expected[MinuteValue(minute: minute, value: expected), default: 0].addSaturating(report.count)
         }
         firstSeen = min(firstSeen, report.occurredAt)
         if report.occurredAt >= lastSeen {
@@ -152,7 +154,8 @@ public struct Sample: Codable, Sendable, Hashable {
         self.type = type
     }
 
-    init(_ report: Report) {
+    /// Borrows the report: only its three fields are copied, not the whole report.
+    init(_ report: borrowing Report) {
         self.init(snippet: report.snippet, message: report.message, type: report.type)
     }
 

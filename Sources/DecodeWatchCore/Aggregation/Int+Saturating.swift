@@ -6,6 +6,12 @@ extension Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other < 0 ? .min : .max) : sum
     }
+
+    /// Adds `other` in place, saturating like ``addingSaturating(_:)``. On a dictionary's
+    /// `[key, default: 0]` it looks the key up once, where reading and then assigning looks it up twice.
+    public mutating func addSaturating(_ other: Int) {
+        self = addingSaturating(other)
+    }
 }
 
 extension Sequence where Element == Int {
