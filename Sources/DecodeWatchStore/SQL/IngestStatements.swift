@@ -101,8 +101,10 @@ struct IngestStatements {
         // order of the ids, until the group upserts return each group's `group_seq`.
         let position = Dictionary(uniqueKeysWithValues: sortedIDs.enumerated().map { ($1, $0) })
         let positions = ids.map { $0.map { position[$0]! } }
-        let values = CommitValues(batches)
-        rollupRows = Rollup.allCases.map { RollupRows(of: batches, groups: positions, values: values, in: $0) }
+        // The hourly rows are the minute rows added up by hour: far fewer than the batches' deltas, and already
+        // in order but for the values within an hour.
+        let minutes = RollupRows(of: batches, groups: positions, values: CommitValues(batches))
+        rollupRows = [minutes.byHour(), minutes]
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -301,7 +303,8 @@ private func tally<ID>(_ entries: [(cell: Cell<ID>, count: Int)]) -> [(cell: Cel
 }
 
 /// One resolution's rollup rows of a commit: every batch's counts, versions, installs, expected types and
-/// decodes added up per cell and sorted, each group named by its position among the commit's sorted ids.
+/// decodes added up per cell and sorted, each group named by its position among the commit's sorted ids. The
+/// hourly rows are the per-minute ones added up again (``byHour()``).
 private struct RollupRows: Sendable {
     let rollup: Rollup
     let counts: [(cell: Cell<Int>, count: Int)]
@@ -312,12 +315,11 @@ private struct RollupRows: Sendable {
     /// The strings the cells name by position.
     let values: CommitValues
 
+    /// The per-minute rows of a commit.
     /// - Parameters:
     ///   - groups: the position among the commit's sorted ids of each delta's group, for each batch.
     ///   - values: the commit's strings, shared by both resolutions.
-    init(of batches: [BatchAggregate], groups: [[Int]], values: CommitValues, in rollup: Rollup) {
-        self.rollup = rollup
-        self.values = values
+    init(of batches: [BatchAggregate], groups: [[Int]], values: CommitValues) {
         var counts: [(cell: Cell<Int>, count: Int)] = []
         var versions: [(cell: Cell<Int>, count: Int)] = []
         var installs: [Cell<Int>] = []
@@ -330,21 +332,32 @@ private struct RollupRows: Sendable {
             for delta in batches[batch].groups.indices {
                 let id = groups[batch][delta]
                 for (minute, count) in batches[batch].groups[delta].minutes {
-                    let bucket = rollup.bucket(ofMinute: minute)
-                    counts.append((Cell(id, bucket), count))
-                    versions.append((Cell(id, bucket, version), count))
-                    if let install { installs.append(Cell(id, bucket, install: install)) }
+                    counts.append((Cell(id, minute), count))
+                    versions.append((Cell(id, minute, version), count))
+                    if let install { installs.append(Cell(id, minute, install: install)) }
                 }
                 for (cell, count) in batches[batch].groups[delta].expected {
-                    expected.append(
-                        (Cell(id, rollup.bucket(ofMinute: cell.minute), values.expected[cell.value]), count))
+                    expected.append((Cell(id, cell.minute, values.expected[cell.value]), count))
                 }
             }
-            let bucket = rollup.bucket(ofMinute: batches[batch].decodesMinute)
+            let minute = batches[batch].decodesMinute
             for entry in batches[batch].decodes where entry.count > 0 {
-                decodes.append((Cell(batches[batch].appID, bucket, values.endpoints[entry.endpoint]), entry.count))
+                decodes.append((Cell(batches[batch].appID, minute, values.endpoints[entry.endpoint]), entry.count))
             }
         }
+        self.init(
+            rollup: .minute, values: values, counts: counts, versions: versions, installs: installs,
+            expected: expected, decodes: decodes)
+    }
+
+    /// Adds up and sorts a resolution's rows.
+    private init(
+        rollup: Rollup, values: CommitValues, counts: [(cell: Cell<Int>, count: Int)],
+        versions: [(cell: Cell<Int>, count: Int)], installs: [Cell<Int>], expected: [(cell: Cell<Int>, count: Int)],
+        decodes: [(cell: Cell<String>, count: Int)]
+    ) {
+        self.rollup = rollup
+        self.values = values
         self.counts = tally(counts)
         self.versions = tally(versions)
         self.installs = installs.sorted().reduce(into: []) { kept, cell in
@@ -352,6 +365,17 @@ private struct RollupRows: Sendable {
         }
         self.expected = tally(expected)
         self.decodes = tally(decodes)
+    }
+
+    /// These per-minute rows added up by hour.
+    func byHour() -> RollupRows {
+        func hourly<ID>(_ rows: [(cell: Cell<ID>, count: Int)]) -> [(cell: Cell<ID>, count: Int)] {
+            rows.map { (Cell($0.cell.id, Minute.hour(of: $0.cell.bucket), $0.cell.value), $0.count) }
+        }
+        return RollupRows(
+            rollup: .hour, values: values, counts: hourly(counts), versions: hourly(versions),
+            installs: installs.map { Cell($0.id, Minute.hour(of: $0.bucket), install: $0.install) },
+            expected: hourly(expected), decodes: hourly(decodes))
     }
 
     /// The writes, each group named by its `group_seq`: installs and counts (``CellWrites``), then versions,

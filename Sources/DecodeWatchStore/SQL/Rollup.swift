@@ -37,12 +37,4 @@ enum Rollup: CaseIterable {
 
     /// The tables hanging on a group's cells, children before ``groupCounts``.
     var cellTables: [String] { [versions, expected, installs, installSketches, groupCounts] }
-
-    /// The bucket of this resolution a minute falls in.
-    func bucket(ofMinute minute: Int64) -> Int64 {
-        switch self {
-        case .hour: return Minute.hour(of: minute)
-        case .minute: return minute
-        }
-    }
 }
