@@ -3,12 +3,14 @@ import DecodeWatchZlib
 import Foundation
 
 // Usage:
-//   IngestBench generate DIR COUNT   writes COUNT deflate batches of 100 reports (unique batch ids) to DIR
+//   IngestBench generate DIR COUNT [INSTALLS]
+//                                    writes COUNT deflate batches of 100 reports (unique batch ids) to DIR, sent by
+//                                    INSTALLS installs in turn (500 by default)
 //   IngestBench cpu DIR SECONDS      the CPU limit: inflate + validate + fold + redact the batches in a loop, one core
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let number = Int(arguments[3]) else {
-    print("usage: IngestBench generate DIR COUNT | IngestBench cpu DIR SECONDS")
+guard (4...5).contains(arguments.count), let number = Int(arguments[3]) else {
+    print("usage: IngestBench generate DIR COUNT [INSTALLS] | IngestBench cpu DIR SECONDS")
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[2])
@@ -22,6 +24,7 @@ case "generate":
         [.key("users"), .key("8231"), .key("e-mail")], [.key("items"), .index(0), .key("price"), .key("amount")],
     ]
     let kinds: [ReportKind] = [.keyNotFound, .typeMismatch, .unknownValue, .valueNotFound]
+    let installs = arguments.count == 5 ? max(1, Int(arguments[4]) ?? 500) : 500
     let now = Date()
     let encoder = JSONEncoder()
     for index in 0..<number {
@@ -34,7 +37,7 @@ case "generate":
         }
         let batch = ReportBatch(
             batchID: UUID().uuidString, sentAt: now, app: AppInfo(id: "com.example.shop", version: "5.2.\(index % 3)"),
-            installID: "install-\(index % 500)", decodes: [DecodeCount(endpoint: "GET /v2/posts", count: 120)],
+            installID: "install-\(index % installs)", decodes: [DecodeCount(endpoint: "GET /v2/posts", count: 120)],
             reports: reports)
         try Zlib.compress(encoder.encode(batch)).write(
             to: folder.appendingPathComponent(String(format: "%06d.bin", index)))
