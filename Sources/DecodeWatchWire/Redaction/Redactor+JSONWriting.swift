@@ -9,11 +9,10 @@ extension Redactor {
     func writeRedacted(_ value: Any, into buffer: inout JSONTextBuffer) {
         if buffer.full { return }
         switch JSONNode(value) {
-        case .string:
+        case .string(let string):
             // Only what still fits is redacted; the rest would be cut anyway.
-            buffer.writeString(redactText(utf8: (value as! String).utf8, maxBytes: buffer.room))
-        case .object:
-            let object = value as! [String: Any]
+            buffer.writeString(redactText(utf8: string.utf8, maxBytes: buffer.room))
+        case .object(let object):
             buffer.writeObject(keys: object.keys.sorted()) { buffer, key in
                 // The whole value goes, an object or array included.
                 if isSensitive(key: key) {
@@ -22,10 +21,9 @@ extension Redactor {
                     writeRedacted(object[key]!, into: &buffer)
                 }
             }
-        case .array:
-            buffer.writeArray(value as! [Any]) { buffer, element in writeRedacted(element, into: &buffer) }
-        case .number:
-            let number = value as! NSNumber
+        case .array(let array):
+            buffer.writeArray(array) { buffer, element in writeRedacted(element, into: &buffer) }
+        case .number(let number):
             // JSONSerialization's booleans are the NSNumbers of type `c` on every platform.
             if number.objCType.pointee == CChar(UInt8(ascii: "c")) {
                 buffer.append(number.boolValue ? "true" : "false")
@@ -41,33 +39,38 @@ extension Redactor {
     }
 }
 
-/// What a value of a `JSONSerialization` tree is.
+/// A value of a `JSONSerialization` tree, by what it is.
 private enum JSONNode {
-    case string, object, array, number, null
+    case string(String)
+    case object([String: Any])
+    case array([Any])
+    case number(NSNumber)
+    case null
 
     /// The class of `JSONSerialization`'s booleans, a subclass of `NSNumber`.
     private static let boolean = ObjectIdentifier(type(of: NSNumber(value: true)))
 
     /// Told by the value's exact type first, as `JSONSerialization` makes them: a failed `as` cast from `Any`
     /// costs more than writing the value (on Linux a cast to `NSNumber` tries bridging), and telling a `null`
-    /// took four. Other representations of the same values are told by casting.
+    /// took four. Once the type is known, the cast to it cannot fail. Other representations of the same values
+    /// are told by casting.
     init(_ value: Any) {
         switch ObjectIdentifier(type(of: value)) {
-        case ObjectIdentifier(String.self): self = .string
-        case ObjectIdentifier([String: Any].self): self = .object
-        case ObjectIdentifier([Any].self): self = .array
-        case ObjectIdentifier(NSNumber.self), Self.boolean: self = .number
+        case ObjectIdentifier(String.self): self = .string(value as! String)
+        case ObjectIdentifier([String: Any].self): self = .object(value as! [String: Any])
+        case ObjectIdentifier([Any].self): self = .array(value as! [Any])
+        case ObjectIdentifier(NSNumber.self), Self.boolean: self = .number(value as! NSNumber)
         case ObjectIdentifier(NSNull.self): self = .null
         default:
             // Strings first (most values are), NSNumber last: on Linux a failed cast to it tries bridging.
-            if value is String {
-                self = .string
-            } else if value is [String: Any] {
-                self = .object
-            } else if value is [Any] {
-                self = .array
-            } else if value is NSNumber {
-                self = .number
+            if let string = value as? String {
+                self = .string(string)
+            } else if let object = value as? [String: Any] {
+                self = .object(object)
+            } else if let array = value as? [Any] {
+                self = .array(array)
+            } else if let number = value as? NSNumber {
+                self = .number(number)
             } else {
                 self = .null
             }
