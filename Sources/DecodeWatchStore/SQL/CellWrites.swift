@@ -1,5 +1,6 @@
 /// The writes of one resolution's cells for a commit, in this order: the install hashes, the report counts
-/// with how many install hashes each cell gained, then the folding of cells past ``InstallFold/limit``.
+/// with how many install hashes each cell gained, then the folding of cells past ``InstallFold/limit`` (at most
+/// ``InstallFold/cellsPerCommit`` of them).
 ///
 /// Inserting the hashes first lets their `RETURNING` (the hashes new to their cell) feed the count upsert,
 /// which keeps each cell's `exact_installs` tally and returns it: the common commit, far below the limit,
@@ -28,8 +29,10 @@ struct CellWrites {
             for row in results.joined() { gained[try CellKey(row), default: 0] += 1 }
             return try .runAll(upsertCounts(gained: gained)) { results in
                 let full = try results.joined().filter { try $0.integer("exact_installs") > InstallFold.limit }
-                return try InstallFold(rollup: rollup, dialect: dialect, cells: try full.map(CellKey.init).sorted())
-                    .step()
+                // The furthest past the limit first; folded in sorted order, the order of every writer's locks.
+                let cells = try full.sorted { try $0.integer("exact_installs") > $1.integer("exact_installs") }
+                    .prefix(InstallFold.cellsPerCommit).map(CellKey.init).sorted()
+                return try InstallFold(rollup: rollup, dialect: dialect, cells: cells).step()
             }
         }
     }

@@ -1,8 +1,7 @@
 import DecodeWatchCore
 
 /// Folds the install hashes of cells past ``limit`` into the cells' HyperLogLog sketches, so that a cell keeps
-/// at most ``limit`` hashes however many installs it sees (SPEC §3 allows an estimate within 2 % above
-/// 1,000).
+/// about ``limit`` hashes however many installs it sees (SPEC §3 allows an estimate within 2 % above 1,000).
 ///
 /// A folded cell keeps taking the hashes of later commits as rows until it passes the limit again, so folding
 /// costs a few statements per cell once per ``limit`` new hashes, and readers merge the sketch with the rows
@@ -10,9 +9,18 @@ import DecodeWatchCore
 /// writer of the cell: no other writer can commit hashes of the cell between this reading and deleting them.
 /// The sketch row is still read `FOR UPDATE` on PostgreSQL, in the cells' sorted order, so that the
 /// read-merge-write is safe on its own.
+///
+/// A commit folds at most ``cellsPerCommit`` cells of each resolution, those furthest past the limit. Cells
+/// that fill at similar rates pass the limit together (every minute starts its cells at 0): folding them all
+/// in one commit made it hundreds of milliseconds long, and every batch in it waited. A cell left past the limit
+/// is folded by a later commit that writes it, so a cell keeps at most ``limit`` hashes plus what it gains
+/// while others go first; a cell no commit writes again keeps them until retention. Readers merge rows and
+/// sketch either way, so estimates do not change.
 struct InstallFold {
     /// The most install hashes a cell keeps as rows; past it the cell's installs are estimated.
     static let limit: Int64 = 1000
+    /// The most cells of one resolution a commit folds.
+    static let cellsPerCommit = 8
 
     let rollup: Rollup
     let dialect: SQLDialect
