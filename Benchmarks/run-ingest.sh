@@ -4,19 +4,22 @@
 # (the CPU limit). Then the collector's resident memory idle and at full load, and its latency at half
 # the rate it reached, each connection pausing between requests (wrk has no open-loop mode, so this
 # is close to, not exactly, a fixed-rate generator), and the disk's fsync latency, the floor under it.
+# The batches come from 500 installs in turn unless `installs` says otherwise; a large app's are nearly all
+# different, which makes most install rows new (`run-ingest.sh 10 32 20000`: one install per batch).
 # Needs Debian's wrk and nginx, and python3.
-# Usage: Benchmarks/run-ingest.sh [seconds] [connections]
+# Usage: Benchmarks/run-ingest.sh [seconds] [connections] [installs]
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-10}
 connections=${2:-32}
+installs=${3:-500}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 count=20000
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
-.build/release/IngestBench generate "$work/batches" $count >/dev/null
+.build/release/IngestBench generate "$work/batches" $count "$installs" >/dev/null
 
 echo "== CPU limit: inflate + validate + fold + redact, one core"
 .build/release/IngestBench cpu "$work/batches" "$seconds"
