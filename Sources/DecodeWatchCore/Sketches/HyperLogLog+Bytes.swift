@@ -16,7 +16,12 @@ extension HyperLogLog {
         var bytes = [Self.formatVersion, UInt8(Self.precision), sparse ? Layout.sparse : Layout.dense]
         if sparse {
             bytes.reserveCapacity(3 + filled.count * 3)
-            for index in filled { bytes += [UInt8(index >> 8), UInt8(index & 0xFF), registers[index]] }
+            for index in filled {
+                // Appended one by one: an array literal per register allocated thousands per sketch.
+                bytes.append(UInt8(index >> 8))
+                bytes.append(UInt8(index & 0xFF))
+                bytes.append(registers[index])
+            }
         } else {
             bytes += registers
         }
