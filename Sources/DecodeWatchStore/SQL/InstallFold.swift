@@ -20,7 +20,7 @@ struct InstallFold {
     /// The most install hashes a cell keeps as rows; past it the cell's installs are estimated.
     static let limit: Int64 = 1000
     /// The most cells of one resolution a commit folds.
-    static let cellsPerCommit = 8
+    static let cellsPerCommit = 3
 
     let rollup: Rollup
     let dialect: SQLDialect
