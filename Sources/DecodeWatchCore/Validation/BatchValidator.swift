@@ -56,7 +56,7 @@ public struct BatchValidator: Sendable {
         slots.reverse()
         var index = 0
         while let slot = slots.popLast() {
-            switch consume slot {
+            switch slot {
             case .success(let report):
                 switch check(report, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
                 {

@@ -28,10 +28,12 @@ struct CellWrites {
             var gained: [CellKey: Int64] = [:]
             for row in results.joined() { gained[try CellKey(row), default: 0] += 1 }
             return try .runAll(upsertCounts(gained: gained)) { results in
-                let full = try results.joined().filter { try $0.integer("exact_installs") > InstallFold.limit }
+                let full = try results.joined().compactMap { row -> (cell: CellKey, tally: Int64)? in
+                    let tally = try row.integer("exact_installs")
+                    return tally > InstallFold.limit ? (try CellKey(row), tally) : nil
+                }
                 // The furthest past the limit first; folded in sorted order, the order of every writer's locks.
-                let cells = try full.sorted { try $0.integer("exact_installs") > $1.integer("exact_installs") }
-                    .prefix(InstallFold.cellsPerCommit).map(CellKey.init).sorted()
+                let cells = full.sorted { $0.tally > $1.tally }.prefix(InstallFold.cellsPerCommit).map(\.cell).sorted()
                 return try InstallFold(rollup: rollup, dialect: dialect, cells: cells).step()
             }
         }
