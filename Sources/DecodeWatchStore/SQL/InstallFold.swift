@@ -32,28 +32,33 @@ struct InstallFold {
         try cells.reduce(SQLStep<Void>.done(())) { chain, cell in try chain.then { _ in fold(cell) } }
     }
 
-    /// Reads the cell's sketch, deletes its hashes, merges them into the sketch, writes it and sets the
-    /// cell's tally of kept hashes to 0.
+    /// Reads the cell's sketch and hashes, merges them, deletes the hashes, writes the sketch and sets the cell's
+    /// tally of kept hashes to 0.
+    ///
+    /// The hashes are read and then deleted, not deleted with `RETURNING`: SQLite's `DELETE … RETURNING` took
+    /// 2.5–3 ms for a cell's 1,000 rows where the `SELECT` and the plain `DELETE` take 0.4 ms together. Nothing
+    /// else can commit hashes of the cell in between (see above), so both statements see the same rows.
     private func fold(_ cell: CellKey) -> SQLStep<Void> {
         let p = dialect.parameter
         let (column, key) = (rollup.column, [SQLValue.integer(cell.group), .integer(cell.bucket)])
         let ofCell = "group_seq = \(p(1)) AND \(column) = \(p(2))"
         let read = SQLStatement(
             "SELECT group_seq, sketch FROM \(rollup.installSketches) WHERE \(ofCell)\(dialect.lockingClause)", key)
-        let delete = SQLStatement("DELETE FROM \(rollup.installs) WHERE \(ofCell) RETURNING install_hash", key)
+        let hashes = SQLStatement("SELECT install_hash FROM \(rollup.installs) WHERE \(ofCell)", key)
+        let delete = SQLStatement("DELETE FROM \(rollup.installs) WHERE \(ofCell)", key)
         let reset = SQLStatement("UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(ofCell)", key)
         return .run(read) { stored in
             let kept = try stored.first.map(HyperLogLog.init(storedIn:)) ?? HyperLogLog()
-            return .run(delete) { deleted in
+            return .run(hashes) { rows in
                 var sketch = kept
-                for row in deleted { sketch.add(hash: UInt64(bitPattern: try row.integer("install_hash"))) }
+                for row in rows { sketch.add(hash: UInt64(bitPattern: try row.integer("install_hash"))) }
                 let write = SQLStatement(
                     """
                     INSERT INTO \(rollup.installSketches) (group_seq, \(column), sketch) VALUES (\(p(1)), \(p(2)), \(p(3)))
                     ON CONFLICT (group_seq, \(column)) DO UPDATE SET sketch = excluded.sketch
                     """,
                     key + [.blob(sketch.bytes)])
-                return try .runAll([write, reset]) { _ in .done(()) }
+                return try .runAll([delete, write, reset]) { _ in .done(()) }
             }
         }
     }
