@@ -12,8 +12,7 @@ public protocol RetentionStore: Sendable {
     ///   - horizon: data that occurred (or batches received) before this time goes.
     ///   - minutesBefore: per-minute counts before this time go (they only serve recent windows' edges).
     ///   - limit: the most rows of each kind one call deletes.
-    /// - Returns: how many rows were deleted, counting a rollup cell as one with the versions, expected values and
-    ///   installs hanging on it; `0` when nothing before the horizon is left.
+    /// - Returns: how many rows were deleted; `0` when nothing before the horizon is left.
     /// - Throws: ``StoreError`` with code `unavailable` when storage cannot commit; nothing was deleted then.
     func deleteExpired(before horizon: Date, minutesBefore: Date, limit: Int) async throws -> Int
 }

@@ -41,12 +41,10 @@ struct RetentionStoreTests {
                 if deleted == 0 { break }
                 steps.append(deleted)
             }
-            // 18 hourly cells and as many minute cells (each with a version, an expected value and an install,
-            // which go uncounted with it), and 3 day rows, in steps of at most 4 of each of the 10 kinds of row
-            // counted: cells and decode counts of both resolutions, day rows deleted and cleared, batch ids,
-            // decisions, histories and groups.
+            // 18 hourly cells and as many minute cells (each with a version, an expected value and an install),
+            // and 3 day rows, in steps of at most 4 of each of the 14 kinds of row.
             #expect(steps.count >= 5)
-            #expect(steps.allSatisfy { $0 <= 4 * 10 })
+            #expect(steps.allSatisfy { $0 <= 4 * 14 })
 
             let fields = try await fixture.store.fields(Self.allTime).fields
             #expect(fields.map(\.path).sorted() == ["$.tags", "$.title"])
@@ -113,6 +111,38 @@ struct RetentionStoreTests {
             }
             let installs = try #require(try await fixture.store.fields(Self.allTime).fields.first?.installs)
             #expect(abs(installs - 1500) <= 30, "\(installs)")
+        }
+    }
+
+    @Test(
+        "a step deletes at most its limit of install rows; the cell goes once its installs are gone",
+        arguments: StoreBackend.allCases)
+    func deletesInstallRowsInSteps(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            // One old cell per resolution with 900 installs (kept as rows, under the fold's limit), and a recent one.
+            let old = try (0..<900).map { try StoreFixture.batch(at: "2026-08-01T00:15:00Z", install: "old-\($0)") }
+            _ = try await fixture.store.ingest(old)
+            try await fixture.send(2, at: "2026-11-21T09:00:00Z", install: "recent", batchID: "recent")
+            let expired = [
+                ("group_hour_installs", "group_hours", "hour < \(Hour.index(of: Self.horizon))"),
+                ("group_minute_installs", "group_minutes", "minute < \(Minute.index(of: Self.horizon))"),
+            ]
+
+            _ = try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 100)
+            for (installs, cells, condition) in expired {
+                #expect(try await fixture.database.count(installs, condition) == 800, "\(installs)")
+                #expect(try await fixture.database.count(cells, condition) == 1, "\(cells)")
+            }
+
+            while try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 100)
+                > 0
+            {}
+            for (installs, cells, condition) in expired {
+                #expect(try await fixture.database.count(installs, condition) == 0, "\(installs)")
+                #expect(try await fixture.database.count(cells, condition) == 0, "\(cells)")
+                #expect(try await fixture.database.count(installs) == 1, "\(installs)")
+            }
+            #expect(try await fixture.store.fields(Self.allTime).fields.map(\.installs) == [1])
         }
     }
 

@@ -11,7 +11,7 @@ extension SQLStore {
     }
 
     /// The deletes of one retention step, children before what they hang on, each returning a row per
-    /// row it deleted but for the rows hanging on a cell (``cellDeletes(in:before:limit:)``). Hourly cells and their day rows go by the hour index (the hour holding `horizon`
+    /// row it deleted. Hourly cells and their day rows go by the hour index (the hour holding `horizon`
     /// stays; a day row holding it keeps its later hours, and one left with none goes the next day); batch ids
     /// by their receive time; a group only once it was last seen before the horizon and none of its
     /// hourly cells is left, with its decisions (mutes, history).
@@ -40,13 +40,14 @@ extension SQLStore {
             }
     }
 
-    /// The deletes of one step of a rollup's cells before a bucket: the cells (with their versions,
-    /// expected values and installs) and the decode counts. The cells and decode counts return a row per row
-    /// deleted; the rows hanging on a cell go with it uncounted.
+    /// The deletes of one step of a rollup's cells before a bucket, each returning a row per row it deleted: up to
+    /// `limit` install rows of the first `limit` expired cells, then those of these cells left without install
+    /// rows (with their versions, expected values and sketch), and up to `limit` decode counts.
     ///
-    /// A cell can hang up to ``InstallFold/limit`` install rows, so a step of 2,000 busy cells deletes up to two
-    /// million. With `RETURNING`, SQLite took 2.3 s for a million of them (and each came back as a record) where
-    /// the plain `DELETE` takes 0.26 s: the writer, and so every commit, waited that long.
+    /// A cell can hang up to ``InstallFold/limit`` install rows: deleting all of those of `limit` cells at once
+    /// made one step of 2,000 busy cells delete up to two million rows, and SQLite took 2.3 s for a million
+    /// (0.26 s without `RETURNING`) while every commit waited for the writer. A cell goes once a step finds
+    /// none of its installs left, so a later step goes on where this one stopped.
     private func cellDeletes(in rollup: Rollup, before bucket: Int64, limit: Int) -> [SQLStatement] {
         let (first, cap, column) = (dialect.parameter(1), dialect.parameter(2), rollup.column)
         let arguments: [SQLValue] = [.integer(bucket), .integer(Int64(limit))]
@@ -54,18 +55,31 @@ extension SQLStore {
             SELECT group_seq, \(column) FROM \(rollup.groupCounts) WHERE \(column) < \(first)
             ORDER BY \(column), group_seq LIMIT \(cap)
             """
-        return rollup.cellTables.map { table in
-            let counted = table == rollup.groupCounts ? " RETURNING 1 AS deleted" : ""
-            return SQLStatement(
-                "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(expired))\(counted)", arguments)
-        } + [
-            SQLStatement(
-                """
-                DELETE FROM \(rollup.endpointCounts) WHERE (app_id, endpoint, \(column)) IN (
-                    SELECT app_id, endpoint, \(column) FROM \(rollup.endpointCounts) WHERE \(column) < \(first)
-                    LIMIT \(cap)
-                ) RETURNING 1 AS deleted
-                """, arguments)
-        ]
+        let installs = SQLStatement(
+            """
+            DELETE FROM \(rollup.installs) WHERE (group_seq, \(column), install_hash) IN (
+                SELECT i.group_seq, i.\(column), i.install_hash FROM (\(expired)) c
+                JOIN \(rollup.installs) i ON i.group_seq = c.group_seq AND i.\(column) = c.\(column)
+                LIMIT \(cap)
+            ) RETURNING 1 AS deleted
+            """, arguments)
+        let emptied = """
+            SELECT c.group_seq, c.\(column) FROM (\(expired)) c WHERE NOT EXISTS (
+                SELECT 1 FROM \(rollup.installs) i WHERE i.group_seq = c.group_seq AND i.\(column) = c.\(column))
+            """
+        return [installs]
+            + rollup.cellTables.filter { $0 != rollup.installs }.map { table in
+                SQLStatement(
+                    "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(emptied)) RETURNING 1 AS deleted",
+                    arguments)
+            } + [
+                SQLStatement(
+                    """
+                    DELETE FROM \(rollup.endpointCounts) WHERE (app_id, endpoint, \(column)) IN (
+                        SELECT app_id, endpoint, \(column) FROM \(rollup.endpointCounts) WHERE \(column) < \(first)
+                        LIMIT \(cap)
+                    ) RETURNING 1 AS deleted
+                    """, arguments)
+            ]
     }
 }
