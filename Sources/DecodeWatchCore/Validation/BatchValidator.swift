@@ -50,13 +50,14 @@ public struct BatchValidator: Sendable {
         // A batch repeats a few endpoints many times: each distinct one is normalized once.
         var endpoints: [String: String?] = [:]
         // Reports are moved out of the batch one by one, first to last, rather than copied: a copy retains
-        // each of a report's strings, and the batch's own copies would all be released afterwards.
+        // each of a report's strings, and the batch's own copies would all be released afterwards. Matching on
+        // `consume slot` moves the report out of its slot too, where binding it copied it (1.7 % of the loop).
         var slots = incoming.reports
         incoming.reports = []
         slots.reverse()
         var index = 0
         while let slot = slots.popLast() {
-            switch slot {
+            switch consume slot {
             case .success(let report):
                 switch check(report, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
                 {
