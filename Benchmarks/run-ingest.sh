@@ -6,7 +6,8 @@
 # is close to, not exactly, a fixed-rate generator), and the disk's fsync latency, the floor under it.
 # The batches come from 500 installs in turn unless `installs` says otherwise; a large app's are nearly all
 # different, which makes most install rows new (`run-ingest.sh 10 32 20000`: one install per batch).
-# Needs Debian's wrk and nginx, and python3.
+# Needs Debian's wrk and nginx, and python3; with Debian's libjemalloc2 it also measures the collector as the
+# deploy files run it.
 # Usage: Benchmarks/run-ingest.sh [seconds] [connections] [installs]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -44,26 +45,42 @@ sleep 0.5
 wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18081 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in'
 kill %1 2>/dev/null || true
 
-echo "== DecodeWatch collector (release, SQLite, default flags)"
-../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &  # default flags, logging included
-serve=$!
-sleep 1
-rss() { awk '/VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve/status"; }
-echo "RSS idle: $(rss)"
-wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 \
-    >"$work/full.txt" &
-sleep $((seconds * 2 / 3))
-echo "RSS at full load: $(rss)"
-wait $!
-grep -E 'Requests/sec|Latency|requests in|Non-2xx' "$work/full.txt"
-batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
-echo "stored batches: $batches (x100 reports)"
+# collector LABEL [NAME=VALUE...]: a new collector (default flags, logging included) on a new file, with those
+# variables in its environment: its RSS idle and at full load, then its latency at half the rate it reached.
+collector() {
+    local label=$1
+    shift
+    echo "== DecodeWatch collector (release, SQLite, default flags$label)"
+    rm -f "$work"/bench.sqlite*
+    env "$@" ../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &
+    serve=$!
+    sleep 1
+    rss() { awk '/VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve/status"; }
+    echo "RSS idle: $(rss)"
+    wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 \
+        >"$work/full.txt" &
+    sleep $((seconds * 2 / 3))
+    echo "RSS at full load: $(rss)"
+    wait $!
+    grep -E 'Requests/sec|Latency|requests in|Non-2xx' "$work/full.txt"
+    batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
+    echo "stored batches: $batches (x100 reports)"
 
-rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
-pause=$((connections * 1000 / rate))
-echo "== The same collector at half that rate: $rate batches/s, each connection pausing ${pause} ms"
-wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-paced.lua http://127.0.0.1:18080 -- \
-    "$work/batches" $count 2 "$pause" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+    rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
+    pause=$((connections * 1000 / rate))
+    echo "== The same collector at half that rate: $rate batches/s, each connection pausing ${pause} ms"
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-paced.lua http://127.0.0.1:18080 -- \
+        "$work/batches" $count 2 "$pause" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+    kill "$serve"
+    wait "$serve" 2>/dev/null || true
+}
+collector ""
+# The Docker image and the systemd unit preload jemalloc (deploy/docker/Dockerfile says why).
+if ldconfig -p | grep 'libjemalloc\.so\.2 ' >/dev/null; then
+    collector ", with jemalloc as deploy/ runs it" LD_PRELOAD=libjemalloc.so.2
+else
+    echo "== (Debian's libjemalloc2 is not installed: the collector as deploy/ runs it is not measured)"
+fi
 
 # Every 202 waits for an fsync, and one that arrives during a commit waits for that commit's too: the
 # disk's own fsync latency is the floor under the latency above.
