@@ -2,10 +2,11 @@ import Foundation
 
 /// Deletes what is older than the retention horizon, a little at a time.
 ///
-/// Each call is one short transaction that removes a bounded number of per-minute and hourly rollup cells' install
-/// rows, then those of the cells left without any (with their versions and expected values), then expired decode
-/// counts and batch ids, then groups last seen before the horizon. Callers repeat it until it returns zero, so ingest never
-/// waits behind one long delete. Several processes may run it at once: deleting is idempotent.
+/// Each call is one short transaction that removes a bounded number of per-minute and hourly rollup cells'
+/// install rows, then those of the cells left without any (with their versions and expected values), then
+/// expired decode counts and batch ids, then groups last seen before the horizon. Callers repeat it until it
+/// returns zero, so ingest never waits behind one long delete. Several processes may run it at once: deleting
+/// is idempotent.
 public protocol RetentionStore: Sendable {
     /// Deletes up to `limit` expired rows of each kind, in one transaction.
     /// - Parameters:

@@ -35,6 +35,7 @@ enum Rollup: CaseIterable {
         "(SELECT group_seq FROM groups WHERE group_id = \(id))"
     }
 
-    /// The tables hanging on a group's cells, children before ``groupCounts``.
-    var cellTables: [String] { [versions, expected, installs, installSketches, groupCounts] }
+    /// The tables hanging on a group's cells besides ``installs``, children before ``groupCounts``: retention
+    /// deletes a cell's install rows first, a bounded number at a time, and these once none are left.
+    var tablesBesideInstalls: [String] { [versions, expected, installSketches, groupCounts] }
 }

@@ -68,7 +68,7 @@ extension SQLStore {
                 SELECT 1 FROM \(rollup.installs) i WHERE i.group_seq = c.group_seq AND i.\(column) = c.\(column))
             """
         return [installs]
-            + rollup.cellTables.filter { $0 != rollup.installs }.map { table in
+            + rollup.tablesBesideInstalls.map { table in
                 SQLStatement(
                     "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(emptied)) RETURNING 1 AS deleted",
                     arguments)
