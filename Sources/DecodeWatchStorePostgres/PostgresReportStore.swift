@@ -29,6 +29,7 @@ public final class PostgresReportStore: SQLStore, Service {
     /// are left to other requests.
     package var readSlices: Int { 1 }
     package let decodedContracts = DecodedContracts()
+    package let committedInstalls = CommittedInstalls()
 
     /// Creates a store; nothing connects until ``run()`` runs and the store is used.
     /// - Parameters:

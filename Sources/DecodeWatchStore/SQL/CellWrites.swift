@@ -10,8 +10,8 @@
 struct CellWrites {
     let rollup: Rollup
     let dialect: SQLDialect
-    /// Each cell's install hashes from the commit, in the order of the groups' ids.
-    let installs: [(cell: CellKey, hash: Int64)]
+    /// Each cell's install hashes from the commit that it may not hold yet, in the order of the groups' ids.
+    let installs: [InstallRow]
     /// Each cell's report count from the commit, in the order of the groups' ids: one per cell the commit touches.
     let counts: [(cell: CellKey, count: Int)]
 

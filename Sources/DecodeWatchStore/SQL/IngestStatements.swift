@@ -127,13 +127,20 @@ struct IngestStatements {
     }
 
     /// The hourly and per-minute rollups, installs and decode counts: a chain, because how many installs
-    /// each cell gained decides which cells fold into sketches (``CellWrites``).
-    /// - Parameter seqs: the `group_seq` the group upserts returned for each of ``groupIDs``, in its order.
-    func rollups(seqs: [Int64]) throws -> SQLStep<Void> {
+    /// each cell gained decides which cells fold into sketches (``CellWrites``). It ends with the install rows it
+    /// wrote, for ``CommittedInstalls/remember(_:in:now:)`` once the transaction committed.
+    /// - Parameters:
+    ///   - seqs: the `group_seq` the group upserts returned for each of ``groupIDs``, in its order.
+    ///   - committed: the install rows known to be stored, which are left out.
+    ///   - now: the time that says which cells are recent enough to be left out.
+    func rollups(
+        seqs: [Int64], leavingOut committed: CommittedInstalls, now: Date
+    ) throws -> SQLStep<[Rollup: [InstallRow]]> {
+        let writes = rollupRows.map { $0.writes(seqs: seqs, dialect: dialect, leavingOut: committed, now: now) }
+        let written = Dictionary(uniqueKeysWithValues: writes.map { ($0.cells.rollup, $0.cells.installs) })
         // Built from the last resolution back, so that each one's chain ends by starting the next.
-        try rollupRows.reversed().reduce(SQLStep<Void>.done(())) { next, rows in
-            let writes = rows.writes(seqs: seqs, dialect: dialect)
-            return try writes.cells.step().then { _ in try .runAll(writes.others) { _ in next } }
+        return try writes.reversed().reduce(SQLStep.done(written)) { next, writes in
+            try writes.cells.step().then { _ in try .runAll(writes.others) { _ in next } }
         }
     }
 
@@ -380,12 +387,19 @@ private struct RollupRows: Sendable {
 
     /// The writes, each group named by its `group_seq`: installs and counts (``CellWrites``), then versions,
     /// expected types, decodes and, for hours, the day rows (``DayCounts``).
-    /// - Parameter seqs: the `group_seq` of the group at each position.
-    func writes(seqs: [Int64], dialect: SQLDialect) -> (cells: CellWrites, others: [SQLStatement]) {
+    /// - Parameters:
+    ///   - seqs: the `group_seq` of the group at each position.
+    ///   - committed: the install rows known to be stored, which are left out.
+    ///   - now: the time that says which cells are recent enough to be left out.
+    func writes(
+        seqs: [Int64], dialect: SQLDialect, leavingOut committed: CommittedInstalls, now: Date
+    ) -> (cells: CellWrites, others: [SQLStatement]) {
         let bucket = rollup.column
         let cells = CellWrites(
             rollup: rollup, dialect: dialect,
-            installs: installs.map { (CellKey(seqs[$0.id], $0.bucket), $0.install) },
+            installs: committed.unknown(
+                installs.map { InstallRow(cell: CellKey(seqs[$0.id], $0.bucket), hash: $0.install) }, in: rollup,
+                now: now),
             counts: counts.map { (CellKey(seqs[$0.cell.id], $0.cell.bucket), $0.count) })
         func rows(_ tally: [(cell: Cell<Int>, count: Int)], values: [String]) -> [[SQLValue]] {
             tally.map {

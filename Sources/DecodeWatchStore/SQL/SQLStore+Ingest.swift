@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import Foundation
 
 extension SQLStore {
     public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
@@ -11,7 +12,10 @@ extension SQLStore {
         // SQLite, row locks on PostgreSQL) is held only for the statements. Folded again inside only when some
         // batches turn out to be stored already.
         let prepared = IngestStatements(distinct, dialect: dialect)
-        let step = try SQLStep<[IngestOutcome]>.runAll(IngestStatements.record(distinct, dialect: dialect)) {
+        let (committed, now) = (committedInstalls, Date())
+        let step = try SQLStep<([IngestOutcome], [Rollup: [InstallRow]])>.runAll(
+            IngestStatements.record(distinct, dialect: dialect)
+        ) {
             results in
             let inserted = Set(
                 try results.joined().map { BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")) })
@@ -20,7 +24,7 @@ extension SQLStore {
                     ? IngestOutcome.stored : .duplicate
             }
             let stored = distinct.filter { inserted.contains(BatchIdentity($0)) }
-            guard !stored.isEmpty else { return .done(outcomes) }
+            guard !stored.isEmpty else { return .done((outcomes, [:])) }
             let statements = stored.count == distinct.count ? prepared : IngestStatements(stored, dialect: dialect)
             return try .runAll(statements.groups) { results in
                 // The upsert only touches a row of the same key; a different key under the same id would be
@@ -33,11 +37,15 @@ extension SQLStore {
                     return seq
                 }
                 return try .runAll(try statements.regressions(Array(results.joined()))) { _ in
-                    try statements.rollups(seqs: seqs).then { _ in .done(outcomes) }
+                    try statements.rollups(seqs: seqs, leavingOut: committed, now: now).then { written in
+                        .done((outcomes, written))
+                    }
                 }
             }
         }
-        return try await perform(step, access: .write)
+        let (outcomes, written) = try await perform(step, access: .write)
+        for (rollup, rows) in written { committed.remember(rows, in: rollup, now: now) }
+        return outcomes
     }
 }
 

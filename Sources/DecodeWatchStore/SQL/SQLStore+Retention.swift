@@ -6,8 +6,12 @@ extension SQLStore {
         let statements =
             cellDeletes(in: .minute, before: Minute.index(of: minutesBefore), limit: limit)
             + retentionStatements(before: horizon, limit: limit)
-        return try await perform(
+        let deleted = try await perform(
             try .runAll(statements) { results in .done(results.reduce(0) { $0 + $1.count }) }, access: .write)
+        // The collector's retention only deletes cells a day old or more, which ingest never leaves install rows
+        // out of (``CommittedInstalls``); forgetting them all keeps that true for any horizon a caller passes.
+        if deleted > 0 { committedInstalls.forget() }
+        return deleted
     }
 
     /// The deletes of one retention step, children before what they hang on, each returning a row per

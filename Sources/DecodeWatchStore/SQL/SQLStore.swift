@@ -18,6 +18,9 @@ package protocol SQLStore: CollectorStore {
     /// The contract documents this store already decoded.
     var decodedContracts: DecodedContracts { get }
 
+    /// The install rows of recent cells this store committed, which later commits leave out.
+    var committedInstalls: CommittedInstalls { get }
+
     /// Runs a chain of steps in one transaction: a consistent snapshot for reads, all or nothing for writes.
     /// - Parameters:
     ///   - step: the first step.

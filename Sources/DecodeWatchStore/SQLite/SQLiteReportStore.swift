@@ -18,6 +18,7 @@ public final class SQLiteReportStore: SQLStore {
     /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
     package var readSlices: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
     package let decodedContracts = DecodedContracts()
+    package let committedInstalls = CommittedInstalls()
 
     /// How much of the database file each reader maps into memory rather than copying page by page.
     ///
