@@ -15,6 +15,7 @@ actor GroupCommit {
 
     private let store: any ReportStore
     private let batchesPerCommit: ValueHistogram
+    private let commitDuration: DurationHistogram
     private var waiting: [(batch: BatchAggregate, caller: CheckedContinuation<IngestOutcome, any Error>)] = []
     private var committing = false
 
@@ -24,6 +25,14 @@ actor GroupCommit {
             descriptor: .decodewatch(
                 "ingest", "batches_per_commit", unit: "", help: "Batches stored together in one transaction."),
             buckets: [1, 2, 4, 8, 16, 32, 64])
+        commitDuration = registry.makeDurationHistogram(
+            descriptor: .decodewatch(
+                "ingest", "commit_duration", unit: "seconds",
+                help: "Time one commit took, from its first statement to the end of its transaction."),
+            buckets: [
+                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(100), .seconds(1),
+            ])
     }
 
     /// Stores a batch in the next commit.
@@ -44,10 +53,13 @@ actor GroupCommit {
             let group = Array(waiting.prefix(Self.maxBatches))
             waiting.removeFirst(group.count)
             batchesPerCommit.record(Double(group.count))
+            let started = ContinuousClock.now
             do {
                 let outcomes = try await store.ingest(group.map(\.batch))
+                commitDuration.record(ContinuousClock.now - started)
                 for (entry, outcome) in zip(group, outcomes) { entry.caller.resume(returning: outcome) }
             } catch {
+                commitDuration.record(ContinuousClock.now - started)
                 for entry in group { entry.caller.resume(throwing: error) }
             }
         }
