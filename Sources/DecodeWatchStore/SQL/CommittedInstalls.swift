@@ -16,16 +16,23 @@ import Synchronization
 /// place of the one remembered longest ago. A row that is not remembered is written as before, so an app with more
 /// installs than slots only loses the saving, never a row.
 package final class CommittedInstalls: Sendable {
-    /// Slots per resolution: 4 MiB each, filled on the first commit.
-    static let slots = 1 << 17
+    /// Slots per resolution by default: 4 MiB each, filled on the first commit.
+    static let defaultSlots = 1 << 17
     /// Slots per set: with one, rows whose slots collide kept pushing each other out.
     static let ways = 4
     /// How old a cell may be, by the minute it began, to be remembered or left out.
     static let recentMinutes: Int64 = 180
 
+    /// Slots per resolution.
+    let slots: Int
     private let tables = Mutex<[Rollup: [InstallRow?]]>([:])
 
-    package init() {}
+    /// Creates an empty table.
+    /// - Parameter slots: slots per resolution; a power of two, at least ``ways``.
+    package init(slots: Int = defaultSlots) {
+        precondition(slots >= Self.ways && slots & (slots - 1) == 0, "slots must be a power of two of at least 4")
+        self.slots = slots
+    }
 
     /// The rows of `rows` that are not known to be stored.
     /// - Parameter now: the time that says which cells are recent.
@@ -34,7 +41,7 @@ package final class CommittedInstalls: Sendable {
         return tables.withLock { tables in
             guard let table = tables[rollup] else { return rows }
             return rows.filter { row in
-                rollup.firstMinute(of: row.cell.bucket) < oldest || !table[Self.set(of: row)].contains(row)
+                rollup.firstMinute(of: row.cell.bucket) < oldest || !table[set(of: row)].contains(row)
             }
         }
     }
@@ -46,9 +53,9 @@ package final class CommittedInstalls: Sendable {
         let recent = rows.filter { rollup.firstMinute(of: $0.cell.bucket) >= oldest }
         guard !recent.isEmpty else { return }
         tables.withLock { tables in
-            var table = tables.removeValue(forKey: rollup) ?? Array(repeating: nil, count: Self.slots)
+            var table = tables.removeValue(forKey: rollup) ?? Array(repeating: nil, count: slots)
             for row in recent {
-                let set = Self.set(of: row)
+                let set = set(of: row)
                 guard !table[set].contains(row) else { continue }
                 // The set's rows move one place on; the last, remembered longest ago, goes.
                 for slot in set.dropFirst().reversed() { table[slot] = table[slot - 1] }
@@ -65,12 +72,12 @@ package final class CommittedInstalls: Sendable {
 
     /// A row's set of slots: its three numbers mixed (the install hash alone is already a hash, group and bucket
     /// are not).
-    private static func set(of row: InstallRow) -> Range<Int> {
+    private func set(of row: InstallRow) -> Range<Int> {
         var mixed = UInt64(bitPattern: row.hash) ^ (UInt64(bitPattern: row.cell.group) &* 0x9E37_79B9_7F4A_7C15)
         mixed ^= UInt64(bitPattern: row.cell.bucket) &* 0xBF58_476D_1CE4_E5B9
         mixed ^= mixed >> 29
-        let first = Int(truncatingIfNeeded: mixed) & (slots - 1) & ~(ways - 1)
-        return first..<first + ways
+        let first = Int(truncatingIfNeeded: mixed) & (slots - 1) & ~(Self.ways - 1)
+        return first..<first + Self.ways
     }
 }
 
@@ -78,14 +85,4 @@ package final class CommittedInstalls: Sendable {
 struct InstallRow: Hashable, Sendable {
     let cell: CellKey
     let hash: Int64
-}
-
-extension Rollup {
-    /// The minute a bucket of this resolution begins at.
-    func firstMinute(of bucket: Int64) -> Int64 {
-        switch self {
-        case .hour: bucket * 60
-        case .minute: bucket
-        }
-    }
 }

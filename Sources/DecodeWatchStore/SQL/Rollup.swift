@@ -17,6 +17,14 @@ enum Rollup: CaseIterable {
         }
     }
 
+    /// The minute a bucket of this resolution begins at.
+    func firstMinute(of bucket: Int64) -> Int64 {
+        switch self {
+        case .hour: bucket * 60
+        case .minute: bucket
+        }
+    }
+
     /// Report counts per group and bucket.
     var groupCounts: String { "group_\(column)s" }
     /// Report counts per group, bucket and app version.
