@@ -55,11 +55,10 @@ actor GroupCommit {
             batchesPerCommit.record(Double(group.count))
             let started = ContinuousClock.now
             do {
+                defer { commitDuration.record(ContinuousClock.now - started) }
                 let outcomes = try await store.ingest(group.map(\.batch))
-                commitDuration.record(ContinuousClock.now - started)
                 for (entry, outcome) in zip(group, outcomes) { entry.caller.resume(returning: outcome) }
             } catch {
-                commitDuration.record(ContinuousClock.now - started)
                 for entry in group { entry.caller.resume(throwing: error) }
             }
         }

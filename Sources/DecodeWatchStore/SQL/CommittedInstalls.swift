@@ -37,20 +37,17 @@ package final class CommittedInstalls: Sendable {
     /// The rows of `rows` that are not known to be stored.
     /// - Parameter now: the time that says which cells are recent.
     func unknown(_ rows: [InstallRow], in rollup: Rollup, now: Date) -> [InstallRow] {
-        let oldest = Minute.index(of: now) - Self.recentMinutes
+        let isRecent = Self.isRecent(in: rollup, now: now)
         return tables.withLock { tables in
             guard let table = tables[rollup] else { return rows }
-            return rows.filter { row in
-                rollup.firstMinute(of: row.cell.bucket) < oldest || !table[set(of: row)].contains(row)
-            }
+            return rows.filter { row in !isRecent(row) || !table[set(of: row)].contains(row) }
         }
     }
 
     /// Remembers rows that a transaction committed.
     /// - Parameter now: the time that says which cells are recent.
     func remember(_ rows: [InstallRow], in rollup: Rollup, now: Date) {
-        let oldest = Minute.index(of: now) - Self.recentMinutes
-        let recent = rows.filter { rollup.firstMinute(of: $0.cell.bucket) >= oldest }
+        let recent = rows.filter(Self.isRecent(in: rollup, now: now))
         guard !recent.isEmpty else { return }
         tables.withLock { tables in
             var table = tables.removeValue(forKey: rollup) ?? Array(repeating: nil, count: slots)
@@ -68,6 +65,12 @@ package final class CommittedInstalls: Sendable {
     /// Forgets every row: after this store deleted rows.
     func forget() {
         tables.withLock { $0.removeAll() }
+    }
+
+    /// Whether a row's cell began in the last ``recentMinutes`` before `now`.
+    private static func isRecent(in rollup: Rollup, now: Date) -> (InstallRow) -> Bool {
+        let oldest = Minute.index(of: now) - recentMinutes
+        return { rollup.firstMinute(of: $0.cell.bucket) >= oldest }
     }
 
     /// A row's set of slots: its three numbers mixed (the install hash alone is already a hash, group and bucket
