@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Compares two collector binaries in one session, interleaved, on this machine's moving speed: each round
 # runs the one-core loop for 5 s, then each binary on a fresh SQLite file for 10 s at 32 connections and for
-# 10 s with each connection pausing between requests (a fixed offered rate). At full rate it also prints the
+# 10 s at a fixed offered rate (ingest-fixed-rate.lua). At full rate it also prints the
 # collector's CPU time per stored batch, which moves less with the machine's speed than throughput does.
 # Needs Debian's wrk and sqlite3.
-# Usage: Benchmarks/compare-ingest.sh BEFORE_BINARY AFTER_BINARY [rounds] [pause ms]
+# Usage: Benchmarks/compare-ingest.sh BEFORE_BINARY AFTER_BINARY [rounds] [batches/s offered]
 set -euo pipefail
 before=$(realpath "$1")
 after=$(realpath "$2")
 cd "$(dirname "$0")"
 rounds=${3:-3}
-pause=${4:-57}
+rate=${4:-450}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 count=20000
@@ -25,7 +25,7 @@ measure() {
     "$1" serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &
     local serve=$!
     sleep 1
-    wrk -t2 -c32 -d10s --latency -s "$2" http://127.0.0.1:18080 -- "$work/batches" $count 2 $pause
+    wrk -t2 -c32 -d10s --latency -s "$2" http://127.0.0.1:18080 -- "$work/batches" $count 2 $rate
     local ticks batches
     ticks=$(awk '{ print $14 + $15 }' "/proc/$serve/stat")
     batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
@@ -41,8 +41,8 @@ for round in $(seq 1 "$rounds"); do
         [ $label = after ] && binary=$after
         full=$(measure "$binary" ingest.lua | awk '/Requests\/sec/ { rate = $2 } /cpu per batch/ { cpu = $4 }
             END { printf "%s batches/s, %s ms CPU per batch", rate, cpu }')
-        paced=$(measure "$binary" ingest-paced.lua | awk '/Requests\/sec/ { rate = $2 } $1 ~ /^(50|99)(\.000)?%$/ { p[$1 + 0] = $2 }
+        fixed=$(measure "$binary" ingest-fixed-rate.lua | awk '/Requests\/sec/ { rate = $2 } $1 ~ /^(50|99)(\.000)?%$/ { p[$1 + 0] = $2 }
             END { printf "%s batches/s, p50 %s, p99 %s", rate, p[50], p[99] }')
-        echo "$label: full rate $full; paced ($pause ms pauses) $paced"
+        echo "$label: full rate $full; at $rate batches/s offered $fixed"
     done
 done

@@ -2,8 +2,8 @@
 # Measures ingest throughput of a release collector against two references run in the same session:
 # nginx answering the same compressed batches (the HTTP limit) and a bare inflate + parse loop
 # (the CPU limit). Then the collector's resident memory idle and at full load, and its latency at half
-# the rate it reached, each connection pausing between requests (wrk has no open-loop mode, so this
-# is close to, not exactly, a fixed-rate generator), and the disk's fsync latency, the floor under it.
+# the rate it reached, offered at a fixed rate (ingest-fixed-rate.lua), and the disk's fsync latency, the
+# floor under it.
 # The batches come from 500 installs in turn unless `installs` says otherwise; a large app's are nearly all
 # different, which makes most install rows new (`run-ingest.sh 10 32 20000`: one install per batch).
 # Needs Debian's wrk and nginx, and python3; with Debian's libjemalloc2 it also measures the collector as the
@@ -67,10 +67,9 @@ collector() {
     echo "stored batches: $batches (x100 reports)"
 
     rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
-    pause=$((connections * 1000 / rate))
-    echo "== The same collector at half that rate: $rate batches/s, each connection pausing ${pause} ms"
-    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-paced.lua http://127.0.0.1:18080 -- \
-        "$work/batches" $count 2 "$pause" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+    echo "== The same collector at half that rate: $rate batches/s, offered at a fixed rate"
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
+        "$work/batches" $count 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
     kill "$serve"
     wait "$serve" 2>/dev/null || true
 }

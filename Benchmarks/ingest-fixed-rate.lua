@@ -1,0 +1,39 @@
+-- wrk script: the batches of ingest.lua sent at a fixed rate, whatever the answers' timing. Arguments:
+-- DIR COUNT THREADS RATE (requests per second, all threads together).
+--
+-- Each thread sends on its own schedule of evenly spaced times, the threads' schedules interleaved, and each
+-- request takes the next time of its thread's schedule, whichever connection is free to send it. A
+-- connection that merely paused between requests would fire again together with the others answered by
+-- the same group commit, so the load would come in bursts of dozens of batches however low the rate. When
+-- the collector falls behind, the requests due go at once, and wrk times each from when it went, not from
+-- when it was due.
+dofile("ingest.lua")
+
+local ffi = require("ffi")
+ffi.cdef [[
+  typedef struct { long tv_sec; long tv_nsec; } dw_timespec;
+  int clock_gettime(int clock, dw_timespec *time);
+]]
+local timespec = ffi.new("dw_timespec")
+
+local function milliseconds()
+  ffi.C.clock_gettime(1, timespec) -- CLOCK_MONOTONIC
+  return tonumber(timespec.tv_sec) * 1000 + tonumber(timespec.tv_nsec) / 1e6
+end
+
+local batches_init = init
+
+function init(args)
+  batches_init(args)
+  local threads = tonumber(args[3])
+  interval = 1000 * threads / tonumber(args[4])
+  -- Thread `id` starts `id` / `threads` of an interval after thread 0.
+  due = milliseconds() + interval * id / threads
+end
+
+function delay()
+  local wait = due - milliseconds()
+  due = due + interval
+  if wait < 0 then return 0 end
+  return wait
+end
