@@ -170,6 +170,49 @@ struct RetentionStoreTests {
             #expect(try await fixture.store.fields(Self.allTime).fields.map(\.count) == [90])
         }
     }
+
+    /// An ingest commit locks a group's row with its upsert, moving `last_seen` forward, and adds the group's new
+    /// cells. A retention step that found the group expired before that commit waits for the lock, and must then
+    /// see the new `last_seen` rather than delete a group whose report was just acknowledged. PostgreSQL only:
+    /// SQLite's one writer never runs the two at once.
+    @Test("a group reported again while retention is deleting it stays, with its cells and history (PostgreSQL)")
+    func groupReportedDuringItsDeletion() async throws {
+        try await StoreBackend.postgres.withFreshDatabase { fixture in
+            try await fixture.send(2, at: "2026-08-01T09:00:00Z")
+            let group = try await fixture.group(path: "$.results[*].title")
+            try await fixture.store.apply(.mute(.period(86_400 * 365)), to: group, at: date("2026-08-02T00:00:00Z"))
+            let recent = date("2026-11-21T09:00:00Z")
+            // What the ingest commit of a report at `recent` has done and not yet committed.
+            let database = fixture.database
+            try await database.execute("BEGIN")
+            try await database.execute(
+                "UPDATE groups SET last_seen = \(Int64(recent.timeIntervalSince1970 * 1000)) WHERE group_id = '\(group)'"
+            )
+            try await database.execute(
+                """
+                INSERT INTO group_hours (group_seq, hour, count)
+                SELECT group_seq, \(Hour.index(of: recent)), 3 FROM groups WHERE group_id = '\(group)'
+                """)
+            let sweep = Task {
+                try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 100)
+            }
+            // The step deletes the group's August cells, then waits for the group's row.
+            var polls = 0
+            while try await database.count("pg_stat_activity", "wait_event_type = 'Lock'") == 0 {
+                polls += 1
+                try #require(polls < 200, "the retention step never waited for the group's row")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await database.execute("COMMIT")
+            #expect(try await sweep.value > 0)
+            #expect(
+                try await database.count("groups", "last_seen = \(Int64(recent.timeIntervalSince1970 * 1000))") == 1)
+            #expect(try await database.count("group_hours") == 1)
+            #expect(try await database.count("group_hours", "hour = \(Hour.index(of: recent))") == 1)
+            #expect(try await database.count("group_actions") == 1)
+            #expect(try await database.count("group_status_events") == 1)
+        }
+    }
 }
 
 extension FreshDatabase {

@@ -6,28 +6,30 @@ extension SQLStore {
         let statements =
             cellDeletes(in: .minute, before: Minute.index(of: minutesBefore), limit: limit)
             + retentionStatements(before: horizon, limit: limit)
-        let deleted = try await perform(
-            try .runAll(statements) { results in .done(results.reduce(0) { $0 + $1.count }) }, access: .write)
+        let step = try SQLStep<Int>.runAll(statements) { [self] results in
+            let rows = results.reduce(0) { $0 + $1.count }
+            return .run(expiredGroupsDelete(before: horizon, limit: limit)) { groups in
+                let ids = try groups.map { try $0.text("group_id") }
+                return try .runAll(historyDeletes(of: ids)) { history in
+                    .done(rows + groups.count + history.reduce(0) { $0 + $1.count })
+                }
+            }
+        }
+        let deleted = try await perform(step, access: .write)
         // The collector's retention only deletes cells a day old or more, which ingest never leaves install rows
         // out of (``CommittedInstalls``); forgetting them all keeps that true for any horizon a caller passes.
         if deleted > 0 { committedInstalls.forget() }
         return deleted
     }
 
-    /// The deletes of one retention step, children before what they hang on, each returning a row per
-    /// row it deleted. Hourly cells and their day rows go by the hour index (the hour holding `horizon`
+    /// The deletes of one retention step before its groups', children before what they hang on, each returning
+    /// a row per row it deleted. Hourly cells and their day rows go by the hour index (the hour holding `horizon`
     /// stays; a day row holding it keeps its later hours, and one left with none goes the next day); batch ids
-    /// by their receive time; a group only once it was last seen before the horizon and none of its
-    /// hourly cells is left, with its decisions (mutes, history).
+    /// by their receive time.
     private func retentionStatements(before horizon: Date, limit: Int) -> [SQLStatement] {
         let first = dialect.parameter(1)
         let cap = dialect.parameter(2)
         let byTime: [SQLValue] = [SQLValue(horizon), .integer(Int64(limit))]
-        let expiredGroups = """
-            SELECT g.group_id FROM groups g
-            WHERE g.last_seen < \(first) AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_seq = g.group_seq)
-            ORDER BY g.group_id LIMIT \(cap)
-            """
         let hour = Hour.index(of: horizon)
         return cellDeletes(in: .hour, before: hour, limit: limit)
             + DayCounts.expire(before: hour, limit: limit, dialect: dialect) + [
@@ -38,11 +40,45 @@ extension SQLStore {
                     ) RETURNING 1 AS deleted
                     """, byTime)
             ]
-            + ["group_status_events", "group_actions", "groups"].map { table in
-                SQLStatement(
-                    "DELETE FROM \(table) WHERE group_id IN (\(expiredGroups)) RETURNING 1 AS deleted", byTime)
-            }
     }
+
+    /// Deletes up to `limit` groups last seen before the horizon with none of their hourly cells left; returns
+    /// each deleted group's id.
+    ///
+    /// On PostgreSQL the groups are locked in id order, as ingest commits lock them, and a group's row that a
+    /// commit held when this step reached it is checked again once that commit ends: a group reported again
+    /// meanwhile stays.
+    private func expiredGroupsDelete(before horizon: Date, limit: Int) -> SQLStatement {
+        let (first, cap) = (dialect.parameter(1), dialect.parameter(2))
+        return SQLStatement(
+            """
+            DELETE FROM groups WHERE group_id IN (
+                SELECT g.group_id FROM groups g
+                WHERE g.last_seen < \(first)
+                    AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_seq = g.group_seq)
+                ORDER BY g.group_id LIMIT \(cap)\(dialect.lockingClause)
+            ) RETURNING group_id
+            """, [SQLValue(horizon), .integer(Int64(limit))])
+    }
+
+    /// Deletes the decisions (mutes, history) of the groups just deleted, each statement returning a row per row
+    /// it deleted. After the groups, so a group that stays keeps them.
+    private func historyDeletes(of groups: [String]) -> [SQLStatement] {
+        stride(from: 0, to: groups.count, by: Self.idsPerStatement).flatMap { start in
+            let ids = Array(groups[start..<min(start + Self.idsPerStatement, groups.count)])
+            return ["group_status_events", "group_actions"].map { table in
+                SQLStatement(
+                    """
+                    DELETE FROM \(table) WHERE group_id IN (\(dialect.parameters(from: 1, count: ids.count)))
+                    RETURNING 1 AS deleted
+                    """, ids.map(SQLValue.text))
+            }
+        }
+    }
+
+    /// Group ids per statement of ``historyDeletes(of:)``: a caller's `limit` may be more than SQLite's historical
+    /// limit of 999 parameters.
+    private static var idsPerStatement: Int { 500 }
 
     /// The deletes of one step of a rollup's cells before a bucket, each returning a row per row it deleted: up to
     /// `limit` install rows of the first `limit` expired cells, then those of these cells left without install
