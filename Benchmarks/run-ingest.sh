@@ -6,8 +6,8 @@
 # floor under it.
 # The batches come from 500 installs in turn unless `installs` says otherwise; a large app's are nearly all
 # different, which makes most install rows new (`run-ingest.sh 10 32 20000`: one install per batch).
-# Needs Debian's wrk and nginx, and python3; with Debian's libjemalloc2 it also measures the collector as the
-# deploy files run it.
+# Needs Debian's wrk, nginx, sqlite3 and curl, and python3; with Debian's libjemalloc2 it also measures the
+# collector as the deploy files run it.
 # Usage: Benchmarks/run-ingest.sh [seconds] [connections] [installs]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -65,6 +65,12 @@ collector() {
     grep -E 'Requests/sec|Latency|requests in|Non-2xx' "$work/full.txt"
     batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
     echo "stored batches: $batches (x100 reports)"
+    # Commits run one at a time: when they ran for the whole run (seconds), the commit chain set the rate.
+    curl -s http://127.0.0.1:18080/metrics | awk '
+        /^decodewatch_ingest_commit_duration_seconds_sum / { busy = $2 }
+        /^decodewatch_ingest_batches_per_commit_sum / { stored = $2 }
+        /^decodewatch_ingest_batches_per_commit_count / { commits = $2 }
+        END { printf "commits: %d of %.1f batches on average, running for %.1f s in all\n", commits, stored / commits, busy }'
 
     rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
     echo "== The same collector at half that rate: $rate batches/s, offered at a fixed rate"
