@@ -22,10 +22,10 @@ extension SQLStore {
         return deleted
     }
 
-    /// The deletes of one retention step before its groups', children before what they hang on, each returning
-    /// a row per row it deleted. Hourly cells and their day rows go by the hour index (the hour holding `horizon`
-    /// stays; a day row holding it keeps its later hours, and one left with none goes the next day); batch ids
-    /// by their receive time.
+    /// The deletes of one retention step that come before its groups', children before what they hang on, each
+    /// returning a row per row it deleted. Hourly cells and their day rows go by the hour index (the hour holding
+    /// `horizon` stays; a day row holding it keeps its later hours, and one left with none goes the next day);
+    /// batch ids by their receive time.
     private func retentionStatements(before horizon: Date, limit: Int) -> [SQLStatement] {
         let first = dialect.parameter(1)
         let cap = dialect.parameter(2)
