@@ -27,8 +27,9 @@ function init(args)
   batches_init(args)
   local threads = tonumber(args[3])
   interval = 1000 * threads / tonumber(args[4])
-  -- Thread `id` starts `id` / `threads` of an interval after thread 0.
-  due = milliseconds() + interval * id / threads
+  -- Every thread's times lie on one grid of the monotonic clock, thread `id` `id` / `threads` of an interval
+  -- after thread 0, however long each thread took to read its batches.
+  due = (math.floor(milliseconds() / interval) + 1 + id / threads) * interval
 end
 
 function delay()
