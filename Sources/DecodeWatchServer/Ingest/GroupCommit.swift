@@ -28,7 +28,7 @@ actor GroupCommit {
         commitDuration = registry.makeDurationHistogram(
             descriptor: .decodewatch(
                 "ingest", "commit_duration", unit: "seconds",
-                help: "Time one commit took, from its first statement to the end of its transaction."),
+                help: "Time one commit took, from folding its batches to the end of its transaction."),
             buckets: [
                 .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                 .milliseconds(100), .seconds(1),

@@ -64,21 +64,15 @@ extension SQLStore {
     /// Deletes the decisions (mutes, history) of the groups just deleted, each statement returning a row per row
     /// it deleted. After the groups, so a group that stays keeps them.
     private func historyDeletes(of groups: [String]) -> [SQLStatement] {
-        stride(from: 0, to: groups.count, by: Self.idsPerStatement).flatMap { start in
-            let ids = Array(groups[start..<min(start + Self.idsPerStatement, groups.count)])
-            return ["group_status_events", "group_actions"].map { table in
-                SQLStatement(
-                    """
-                    DELETE FROM \(table) WHERE group_id IN (\(dialect.parameters(from: 1, count: ids.count)))
-                    RETURNING 1 AS deleted
-                    """, ids.map(SQLValue.text))
-            }
+        guard !groups.isEmpty else { return [] }
+        return ["group_status_events", "group_actions"].map { table in
+            SQLStatement(
+                """
+                DELETE FROM \(table) WHERE group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
+                RETURNING 1 AS deleted
+                """, groups.map(SQLValue.text))
         }
     }
-
-    /// Group ids per statement of ``historyDeletes(of:)``: a caller's `limit` may be more than SQLite's historical
-    /// limit of 999 parameters.
-    private static var idsPerStatement: Int { 500 }
 
     /// The deletes of one step of a rollup's cells before a bucket, each returning a row per row it deleted: up to
     /// `limit` install rows of the first `limit` expired cells, then those of these cells left without install
