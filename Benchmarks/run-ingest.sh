@@ -6,7 +6,7 @@
 # floor under it.
 # The batches come from 500 installs in turn unless `installs` says otherwise; a large app's are nearly all
 # different, which makes most install rows new (`run-ingest.sh 10 32 20000`: one install per batch).
-# Needs Debian's wrk, nginx, sqlite3 and curl, and python3; with Debian's libjemalloc2 it also measures the
+# Needs Debian's wrk, nginx and curl, and python3; with Debian's libjemalloc2 it also measures the
 # collector as the deploy files run it.
 # Usage: Benchmarks/run-ingest.sh [seconds] [connections] [installs]
 set -euo pipefail
@@ -17,10 +17,15 @@ installs=${3:-500}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 count=20000
+# Enough for half the fastest rate seen on this machine (1,700 batches/s) for 10 s.
+later=10000
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
 .build/release/IngestBench generate "$work/batches" $count "$installs" >/dev/null
+# The half-rate run sends batches of its own: the same ones again would be duplicates, which the collector answers
+# without writing anything, and their latency is not a stored batch's.
+.build/release/IngestBench generate "$work/later" $later "$installs" >/dev/null
 
 echo "== CPU limit: inflate + validate + fold + redact, one core"
 .build/release/IngestBench cpu "$work/batches" "$seconds"
@@ -45,6 +50,17 @@ sleep 0.5
 wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18081 -- "$work/batches" $count 2 | grep -E 'Requests/sec|Latency|requests in'
 kill %1 2>/dev/null || true
 
+# The running collector's batches so far by outcome, from its metrics; fails when any was a duplicate or refused,
+# since then the figures above are not those of stored batches.
+outcomes() {
+    curl -s http://127.0.0.1:18080/metrics | awk '
+        /^decodewatch_ingest_batches_total/ { split($1, a, "\""); n[a[2]] = $2 }
+        END {
+            printf "batches so far: %d stored (x100 reports), %d duplicate, %d refused\n", n["stored"], n["duplicate"], n["refused"]
+            exit (n["duplicate"] + n["refused"] > 0)
+        }'
+}
+
 # collector LABEL [NAME=VALUE...]: a new collector (default flags, logging included) on a new file, with those
 # variables in its environment: its RSS idle and at full load, then its latency at half the rate it reached.
 collector() {
@@ -63,8 +79,7 @@ collector() {
     echo "RSS at full load: $(rss)"
     wait $!
     grep -E 'Requests/sec|Latency|requests in|Non-2xx' "$work/full.txt"
-    batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
-    echo "stored batches: $batches (x100 reports)"
+    outcomes
     # Commits run one at a time: when they ran for the whole run (seconds), the commit chain set the rate.
     curl -s http://127.0.0.1:18080/metrics | awk '
         /^decodewatch_ingest_commit_duration_seconds_sum / { busy = $2 }
@@ -75,7 +90,8 @@ collector() {
     rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
     echo "== The same collector at half that rate: $rate batches/s, offered at a fixed rate"
     wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
-        "$work/batches" $count 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+        "$work/later" $later 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+    outcomes
     kill "$serve"
     wait "$serve" 2>/dev/null || true
 }
