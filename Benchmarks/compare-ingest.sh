@@ -42,7 +42,7 @@ for round in $(seq 1 "$rounds"); do
         full=$(measure "$binary" ingest.lua | awk '/Requests\/sec/ { rate = $2 } /cpu per batch/ { cpu = $4 }
             END { printf "%s batches/s, %s ms CPU per batch", rate, cpu }')
         fixed=$(measure "$binary" ingest-fixed-rate.lua | awk '/Requests\/sec/ { rate = $2 } $1 ~ /^(50|99)(\.000)?%$/ { p[$1 + 0] = $2 }
-            END { printf "%s batches/s, p50 %s, p99 %s", rate, p[50], p[99] }')
+            /^Sent late/ { late = $3 } END { printf "%s batches/s, p50 %s, p99 %s, %s sent late", rate, p[50], p[99], late }')
         echo "$label: full rate $full; at $rate batches/s offered $fixed"
     done
 done

@@ -1,5 +1,6 @@
 -- wrk script: POST distinct pre-compressed batches, each thread taking its own slice of the files.
-local threads = {}
+-- Every thread, for a `done` that reads their counters (ingest-fixed-rate.lua).
+threads = {}
 local counter = 0
 
 function setup(thread)

@@ -90,7 +90,7 @@ collector() {
     rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
     echo "== The same collector at half that rate: $rate batches/s, offered at a fixed rate"
     wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
-        "$work/later" $later 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx'
+        "$work/later" $later 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
     outcomes
     kill "$serve"
     wait "$serve" 2>/dev/null || true
