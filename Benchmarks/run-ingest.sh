@@ -17,8 +17,8 @@ installs=${3:-500}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 count=20000
-# Enough for half the fastest rate seen on this machine (1,700 batches/s) for 10 s.
-later=10000
+# Enough for the half-rate run at up to 1,000 batches/s (half of the fastest full rate seen here was 850).
+later=$((seconds * 1000))
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
