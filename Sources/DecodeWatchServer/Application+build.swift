@@ -28,11 +28,14 @@ public func buildApplication(
     let normalizer = EndpointNormalizer(templates: configuration.routeTemplates)
     let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
     let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
+    let validator = BatchValidator(limits: configuration.limits, normalizer: normalizer)
+    let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys)
+    acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
     IngestController(
         commits: GroupCommit(store: store, registry: registry),
         verifier: verifier,
-        validator: BatchValidator(limits: configuration.limits, normalizer: normalizer),
-        redactor: Redactor(sensitiveKeys: configuration.sensitiveKeys),
+        validator: validator,
+        redactor: redactor,
         gate: IngestGate(
             maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute),
         metrics: IngestMetrics(registry: registry),
@@ -59,4 +62,23 @@ public func buildApplication(
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+}
+
+/// On SQLite, acknowledges each batch once it is in the store's log of acknowledged batches and folds it into the
+/// rollups in the background, many per transaction: one writer serves the whole database, and a commit costs
+/// mostly the cells it touches, which batches sent together share. Batches a stopped collector left in the log are
+/// decoded again as this one decodes them. Without the log (it cannot be opened), each batch is acknowledged after
+/// its rollups are written, as on PostgreSQL.
+private func acknowledgeBeforeWriting(
+    _ store: any CollectorStore, validator: BatchValidator, redactor: Redactor, logger: Logger
+) {
+    guard let store = store as? SQLiteReportStore else { return }
+    do {
+        try store.acknowledgeBeforeWriting { source, receivedAt in
+            let body = try IngestBody.inflate(source, limits: validator.limits)
+            return BatchAggregate(try validator.validate(body, receivedAt: receivedAt), redactor: redactor)
+        }
+    } catch {
+        logger.error("Acknowledging batches after their rollups are written", metadata: ["error": "\(error)"])
+    }
 }

@@ -55,6 +55,10 @@ public final class PostgresReportStore: SQLStore, Service {
         await client.run()
     }
 
+    public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
+        try await write(batches)
+    }
+
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
         do {
             try await migrations.once { try await self.migrate() }
@@ -153,7 +157,7 @@ public final class PostgresReportStore: SQLStore, Service {
         _ body: () async throws -> Result
     ) async throws -> Result {
         let begin: PostgresQuery =
-            access == .read ? "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN"
+            access == .write ? "BEGIN" : "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
         try await connection.query(begin, logger: logger)
         do {
             let result = try await body()

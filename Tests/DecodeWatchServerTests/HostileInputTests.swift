@@ -142,6 +142,7 @@ struct HostileInputTests {
         try await TestCollector.run { collector in
             let reports = [Batches.report(count: 1_000_000)]
             #expect(try await collector.ingest(Batches.batch(reports: reports)).status == 202)
+            _ = try await collector.store.fields(Self.lastDay)  // the batch is in the rollups once this answers
             // Bring the rollup cells next to the cap, as 17.6 million such batches would.
             try await DatabaseQueue(path: collector.databasePath).write { db in
                 for table in ["group_hours", "group_hour_versions", "group_minutes", "group_minute_versions"] {
@@ -207,25 +208,58 @@ struct HostileInputTests {
             let key = GroupKey(
                 app: "com.attacker", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
             // Plant a victim group under the id the attacker's key maps to: what a hash collision would do.
-            try await DatabaseQueue(path: collector.databasePath).write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO groups (group_id, app_id, endpoint, path, kind, first_seen, last_seen)
-                        VALUES (?, 'com.victim', 'GET /v1/me', '$.name', 'keyNotFound', 0, 0);
-                        INSERT INTO group_hours (group_seq, hour, count)
-                        VALUES ((SELECT group_seq FROM groups WHERE group_id = ?), 0, 7);
-                        """,
-                    arguments: [key.id, key.id])
-            }
+            try await DatabaseQueue(path: collector.databasePath).write { db in try Self.plantVictim(key.id, in: db) }
             let answer = try await collector.ingest(Batches.batch(app: "com.attacker", reports: [report]))
             #expect(answer.status == 409)
             #expect(answer.errorCode == "group_conflict")
-            let count = try await DatabaseQueue(path: collector.databasePath).read { db in
-                try Int.fetchOne(
-                    db, sql: "SELECT SUM(count) FROM group_hours JOIN groups USING (group_seq) WHERE group_id = ?",
-                    arguments: [key.id])
+            #expect(try await Self.victimCount(key.id, in: collector) == 7)
+        }
+    }
+
+    @Test("a batch whose group id is taken after its 202 is dropped when folded, and later batches are folded")
+    func groupTakenBeforeFolding() async throws {
+        try await TestCollector.run(busyTimeout: 0.2) { collector in
+            let key = GroupKey(
+                app: "com.attacker", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
+            // The database is locked, so the batch waits in the log while the victim group is planted.
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let blocker = try DatabaseQueue(path: collector.databasePath, configuration: configuration)
+            try await blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+            let answer = try await collector.ingest(Batches.batch(app: "com.attacker", reports: [Batches.report()]))
+            #expect(answer.status == 202)
+            try await blocker.writeWithoutTransaction { db in
+                try Self.plantVictim(key.id, in: db)
+                try db.execute(sql: "COMMIT")
             }
-            #expect(count == 7)
+            let later = try await collector.ingest(
+                Batches.batch(reports: [Batches.report(path: ["results", 2, "body"], count: 2)]))
+            #expect(later.status == 202)
+            let fields = try await collector.store.fields(Self.lastDay).fields
+            #expect(fields.map(\.path) == ["$.results[*].body"])
+            #expect(fields.map(\.count) == [2])
+            #expect(try await Self.victimCount(key.id, in: collector) == 7)
+        }
+    }
+
+    /// Stores another app's group, with 7 reports, under an id: what a hash collision would do.
+    private static func plantVictim(_ id: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO groups (group_id, app_id, endpoint, path, kind, first_seen, last_seen)
+                VALUES (?, 'com.victim', 'GET /v1/me', '$.name', 'keyNotFound', 0, 0);
+                INSERT INTO group_hours (group_seq, hour, count)
+                VALUES ((SELECT group_seq FROM groups WHERE group_id = ?), 0, 7);
+                """,
+            arguments: [id, id])
+    }
+
+    /// The reports stored under a group id.
+    private static func victimCount(_ id: String, in collector: TestCollector) async throws -> Int? {
+        try await DatabaseQueue(path: collector.databasePath).read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT SUM(count) FROM group_hours JOIN groups USING (group_seq) WHERE group_id = ?",
+                arguments: [id])
         }
     }
 

@@ -270,13 +270,10 @@ struct IngestTests {
         }
     }
 
-    @Test("while storage is locked the answer is 503 with Retry-After and nothing is stored")
+    @Test("while the log of acknowledged batches is locked the answer is 503 with Retry-After and nothing is stored")
     func storageUnavailable() async throws {
         try await TestCollector.run(busyTimeout: 0.2) { collector in
-            var configuration = Configuration()
-            configuration.allowsUnsafeTransactions = true
-            let blocker = try DatabaseQueue(path: collector.databasePath, configuration: configuration)
-            try await blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+            let blocker = try Self.lock(collector.databasePath + "-pending")
             let answer = try await collector.ingest(Batches.batch(reports: [Batches.report()]))
             #expect(answer.status == 503)
             #expect(answer.errorCode == "storage_unavailable")
@@ -284,6 +281,39 @@ struct IngestTests {
             try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
             #expect(try await collector.store.fields(Self.lastDay).fields.isEmpty)
         }
+    }
+
+    @Test(
+        "while the database is locked a batch is acknowledged from the log, reads answer 503, and it is folded once the lock is gone"
+    )
+    func databaseLockedAfterAcknowledgment() async throws {
+        try await TestCollector.run(busyTimeout: 0.2) { collector in
+            let blocker = try Self.lock(collector.databasePath)
+            let answer = try await collector.ingest(Batches.batch(reports: [Batches.report(count: 3)]))
+            #expect(answer.status == 202, "\(answer.text)")
+            // Reading now would leave out an acknowledged batch: the answer is 503 instead.
+            let read = try await collector.send("GET", "/v1/fields?since=2d")
+            #expect(read.status == 503)
+            #expect(read.errorCode == "storage_unavailable")
+            try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            // Reads answer 503 until the next attempt to fold the batch, a second after the last.
+            let deadline = ContinuousClock.now + .seconds(5)
+            var counts: [Int]?
+            while counts == nil, ContinuousClock.now < deadline {
+                counts = try? await collector.store.fields(Self.lastDay).fields.map(\.count)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(counts == [3])
+        }
+    }
+
+    /// Holds a SQLite file's write lock until the returned connection rolls back.
+    private static func lock(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let blocker = try DatabaseQueue(path: path, configuration: configuration)
+        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        return blocker
     }
 
     static var lastDay: FieldsQuery {

@@ -27,6 +27,9 @@ public struct BatchAggregate: Sendable {
     public var decodesMinute: Int64
     /// What each group's sample must pass through before it is kept (``Redactor/redacted(_:)``).
     public var redactor: Redactor
+    /// The body the batch was decoded from, when the collector kept it for a store that folds batches after
+    /// acknowledging them; `nil` otherwise.
+    public var source: BatchSource?
 
     /// The version key used when a batch has no `app.version`.
     public static let unknownVersion = "unknown"

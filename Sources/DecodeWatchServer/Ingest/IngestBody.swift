@@ -8,16 +8,33 @@ import NIOHTTP1
 /// Reads an ingest body within the limits of SPEC §1: media type and encoding first, then at most
 /// the compressed limit from the socket, then inflation that stops as soon as a limit is passed.
 enum IngestBody {
-    static func read(_ request: Request, limits: IngestLimits, timeout: Duration) async throws -> Data {
+    /// - Returns: the inflated body, and the body as received with its encoding.
+    static func read(
+        _ request: Request, limits: IngestLimits, timeout: Duration
+    ) async throws -> (body: Data, source: BatchSource) {
         try checkContentType(request.headers[.contentType])
-        let format = try encoding(of: request.headers[.contentEncoding])
+        let encoding = try encoding(of: request.headers[.contentEncoding])
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxCompressedBytes {
             throw tooLarge(limits)
         }
         let buffer = try await collect(request.body, limits: limits, timeout: timeout)
-        guard let format else { return Data(buffer.readableBytesView) }
-        // Inflated straight from the received buffer: the compressed body is never copied.
-        let inflated = buffer.withUnsafeReadableBytes { compressed in
+        let source = BatchSource(body: Data(buffer.readableBytesView), encoding: encoding)
+        do {
+            return (try inflate(source, limits: limits), source)
+        } catch {
+            throw APIError.from(error, limits: limits, encoding: encoding == .deflate ? "deflate (zlib)" : "gzip")
+        }
+    }
+
+    /// Inflates a body as received, stopping as soon as a limit is passed; an identity body is returned as is.
+    static func inflate(_ source: BatchSource, limits: IngestLimits) throws(ZlibError) -> Data {
+        let format: Zlib.Format
+        switch source.encoding {
+        case .identity: return source.body
+        case .deflate: format = .zlib
+        case .gzip: format = .gzip
+        }
+        let inflated = source.body.withUnsafeBytes { compressed in
             Result { () throws(ZlibError) in
                 try Zlib.decompress(
                     compressed, format: format,
@@ -26,11 +43,7 @@ enum IngestBody {
                         ratioCheckMinimumBytes: limits.ratioCheckMinimumBytes))
             }
         }
-        do {
-            return try inflated.get()
-        } catch {
-            throw APIError.from(error, limits: limits, encoding: format == .zlib ? "deflate (zlib)" : "gzip")
-        }
+        return try inflated.get()
     }
 
     /// Reads the whole body, or fails with 408 when it does not arrive in time, 413 when it is too
@@ -78,11 +91,11 @@ enum IngestBody {
         }
     }
 
-    /// The compression format of a `Content-Encoding`, or `nil` for an identity body.
-    private static func encoding(of value: String?) throws -> Zlib.Format? {
+    /// The encoding a `Content-Encoding` names.
+    private static func encoding(of value: String?) throws -> BatchSource.Encoding {
         switch value?.trimmingCharacters(in: .whitespaces).lowercased() {
-        case nil, "", "identity": return nil
-        case "deflate": return .zlib
+        case nil, "", "identity": return .identity
+        case "deflate": return .deflate
         case "gzip", "x-gzip": return .gzip
         default:
             throw APIError(

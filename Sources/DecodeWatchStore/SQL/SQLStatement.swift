@@ -112,8 +112,10 @@ package struct SQLRecord: Sendable {
 
 /// Whether an operation only reads (one consistent snapshot) or writes (one atomic transaction).
 package enum SQLAccess: Sendable {
-    /// Reads only.
+    /// Reads only, after the batches acknowledged before are in the rollups.
     case read
+    /// Reads only what ingest does not write (credentials, readiness): without waiting for acknowledged batches.
+    case lookup
     /// Writes, all or nothing.
     case write
 }

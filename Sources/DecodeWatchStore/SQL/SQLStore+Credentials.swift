@@ -16,13 +16,13 @@ extension SQLStore {
 
     public func credential(secretHash: String) async throws -> Credential? {
         let statement = Credential.select(where: "secret_hash = \(dialect.parameter(1))", [.text(secretHash)])
-        return try await perform(.fetch(statement) { try $0.first.map(Credential.init) }, access: .read)
+        return try await perform(.fetch(statement) { try $0.first.map(Credential.init) }, access: .lookup)
     }
 
     public func credentials(kind: CredentialKind) async throws -> [Credential] {
         let statement = Credential.select(
             where: "kind = \(dialect.parameter(1)) ORDER BY created_at, credential_id", [.text(kind.rawValue)])
-        return try await perform(.fetch(statement) { try $0.map(Credential.init) }, access: .read)
+        return try await perform(.fetch(statement) { try $0.map(Credential.init) }, access: .lookup)
     }
 
     public func revokeCredential(id: String, kind: CredentialKind, at date: Date) async throws {
@@ -53,7 +53,7 @@ extension SQLStore {
     public func hasCredentials(kind: CredentialKind) async throws -> Bool {
         let statement = SQLStatement(
             "SELECT 1 AS found FROM credentials WHERE kind = \(dialect.parameter(1)) LIMIT 1", [.text(kind.rawValue)])
-        return try await perform(.fetch(statement) { !$0.isEmpty }, access: .read)
+        return try await perform(.fetch(statement) { !$0.isEmpty }, access: .lookup)
     }
 }
 

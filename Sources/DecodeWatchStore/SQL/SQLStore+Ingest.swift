@@ -2,7 +2,8 @@ import DecodeWatchCore
 import Foundation
 
 extension SQLStore {
-    public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
+    /// Stores batches in one transaction, as ``ReportStore/ingest(_:)-([BatchAggregate])`` says.
+    package func write(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         guard !batches.isEmpty else { return [] }
         // Two deliveries of one batch in one commit: the first is stored, the others are duplicates.
         let first = Dictionary(batches.enumerated().map { (BatchIdentity($1), $0) }) { earlier, _ in earlier }

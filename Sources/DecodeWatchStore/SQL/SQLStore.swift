@@ -46,6 +46,6 @@ extension SQLStore {
     }
 
     public func checkReadiness() async throws {
-        _ = try await perform(.fetch(SQLStatement("SELECT 1 AS ready")) { $0.count }, access: .read)
+        _ = try await perform(.fetch(SQLStatement("SELECT 1 AS ready")) { $0.count }, access: .lookup)
     }
 }

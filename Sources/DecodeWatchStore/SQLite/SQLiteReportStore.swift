@@ -3,16 +3,24 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Logging
+import Synchronization
 
 /// The embedded default store: one SQLite file in WAL mode (SPEC §5).
 ///
 /// Each group commit is one write transaction of upserts into the rollups; readers never block it.
-/// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored.
+/// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored. A collector
+/// acknowledges batches earlier, once they are in a log of their own (``acknowledgeBeforeWriting(rebuild:)``).
 /// What it stores and how it answers is shared with PostgreSQL (``SQLStore``); this type only opens
 /// the file, migrates it and runs statements.
 public final class SQLiteReportStore: SQLStore {
     let pool: DatabasePool
-    private let logger: Logger
+    let path: String
+    let busyTimeout: TimeInterval
+    let logger: Logger
+    /// Set once ``acknowledgeBeforeWriting(rebuild:)`` is called.
+    let applier = Mutex<DeferredApplier?>(nil)
+    /// Another process's log of acknowledged batches, opened when a read finds one.
+    let othersLog = Mutex<PendingLog?>(nil)
 
     package var dialect: SQLDialect { .sqlite }
     /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
@@ -44,6 +52,8 @@ public final class SQLiteReportStore: SQLStore {
             if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)") }
         }
         self.logger = logger
+        self.path = path
+        self.busyTimeout = busyTimeout
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try SQLiteMigrations.migrator.migrate(pool)
@@ -53,6 +63,7 @@ public final class SQLiteReportStore: SQLStore {
     }
 
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+        if access == .read { try await settle() }
         @Sendable func run(_ db: Database) throws -> Result {
             var step = step
             while true {
@@ -64,7 +75,7 @@ public final class SQLiteReportStore: SQLStore {
         }
         do {
             switch access {
-            case .read: return try await pool.read(run)
+            case .read, .lookup: return try await pool.read(run)
             case .write: return try await pool.write(run)
             }
         } catch let error as DatabaseError {
@@ -144,7 +155,7 @@ public final class SQLiteReportStore: SQLStore {
     /// SQLite's `SQLITE_TRANSIENT`: copy the bytes before the call returns.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
     }

@@ -1,0 +1,97 @@
+import DecodeWatchCore
+import Foundation
+import GRDB
+
+extension SQLiteReportStore {
+    /// Acknowledges from now on each batch that carries its ``BatchAggregate/source`` once the batch is in a log
+    /// of its own (``PendingLog``, a second file next to the database), and folds the batches into the rollups in
+    /// the background, many per transaction (``DeferredApplier``). Reads wait for the batches acknowledged before
+    /// them, so an acknowledged batch is in every answer. Calling it again changes nothing.
+    /// - Parameter rebuild: decodes a batch from its body as it was received, for the batches a stopped
+    ///   collector left in the log; they are folded first.
+    /// - Throws: ``StoreError`` with code `unavailable` when the log cannot be opened.
+    public func acknowledgeBeforeWriting(
+        rebuild: @escaping @Sendable (BatchSource, Date) throws -> BatchAggregate
+    ) throws {
+        let started = try applier.withLock { applier in
+            if let applier { return applier }
+            let started = DeferredApplier(
+                log: try openLog(), logger: logger,
+                write: { [weak self] batches in
+                    guard let self else { return false }
+                    _ = try await self.write(batches)
+                    return true
+                }, rebuild: rebuild)
+            applier = started
+            return started
+        }
+        Task { await started.recover() }
+    }
+
+    public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
+        guard let applier = applier.withLock({ $0 }), batches.allSatisfy({ $0.source != nil }) else {
+            return try await write(batches)
+        }
+        // Each distinct key's id once: batches sent together repeat the same groups.
+        var keys: [String: GroupKey] = [:]
+        for key in Set(batches.lazy.flatMap { $0.groups.lazy.map(\.key) }) { keys[key.id] = key }
+        do {
+            return try await applier.acknowledge(batches) { [pool, keys] identities in
+                try pool.read { db in
+                    try Self.checkGroups(keys, in: db)
+                    return try Self.stored(identities, in: db)
+                }
+            }
+        } catch let error as DatabaseError {
+            logger.error("SQLite write failed", metadata: ["error": "\(error)"])
+            throw StoreError(
+                .unavailable, "The SQLite log of acknowledged batches cannot commit: \(Self.describe(error)).")
+        }
+    }
+
+    /// Refuses keys whose id a stored group of another key has (a SHA-256 collision), as the write would.
+    private static func checkGroups(_ keys: [String: GroupKey], in db: Database) throws {
+        let lookup = try db.cachedStatement(sql: "SELECT app_id, endpoint, path, kind FROM groups WHERE group_id = ?")
+        for (id, key) in keys {
+            guard let row = try Row.fetchOne(lookup, arguments: [id]) else { continue }
+            guard row["app_id"] == key.app, row["endpoint"] == key.endpoint, row["path"] == key.path,
+                row["kind"] == key.kind.rawValue
+            else { throw StoreError.groupConflict(id) }
+        }
+    }
+
+    /// Which of the batches the database has stored: one primary-key lookup each.
+    private static func stored(_ identities: [BatchIdentity], in db: Database) throws -> Set<BatchIdentity> {
+        let lookup = try db.cachedStatement(sql: "SELECT 1 FROM batches WHERE app_id = ? AND batch_id = ?")
+        return Set(try identities.filter { try Bool.fetchOne(lookup, arguments: [$0.app, $0.batch]) ?? false })
+    }
+
+    /// Waits until the batches acknowledged so far are in the rollups: this process's, or another's (a running
+    /// collector writes them within milliseconds; after 2 seconds the read goes on without them).
+    func settle() async throws {
+        if let applier = applier.withLock({ $0 }) { return try await applier.settle() }
+        guard FileManager.default.fileExists(atPath: PendingLog.path(for: path)),
+            let log = try? othersLog.withLock({ log in
+                if log == nil { log = try openLog() }
+                return log
+            }),
+            let newest = try await log.newest()
+        else { return }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while try await log.holds(upTo: newest) {
+            guard ContinuousClock.now < deadline else {
+                logger.warning("Reading without batches acknowledged by a collector that has not stored them yet")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private func openLog() throws -> PendingLog {
+        do {
+            return try PendingLog(database: path, busyTimeout: busyTimeout)
+        } catch {
+            throw StoreError(.unavailable, "Cannot open the log of acknowledged batches: \(Self.describe(error)).")
+        }
+    }
+}
