@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: collector),
                 .product(name: "Logging", package: "swift-log", condition: collector),
+                .product(name: "Metrics", package: "swift-metrics", condition: collector),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ]
         ),

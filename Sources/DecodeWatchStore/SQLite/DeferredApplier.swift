@@ -1,6 +1,7 @@
 import DecodeWatchCore
 import Foundation
 import Logging
+import Metrics
 
 /// Folds acknowledged batches into the rollups in the background, up to ``maxBatchesPerWrite`` per transaction.
 ///
@@ -34,6 +35,12 @@ actor DeferredApplier {
     private var readers: [(after: Int, reader: CheckedContinuation<Void, any Error>)] = []
     private var senders: [CheckedContinuation<Void, Never>] = []
     private var failure: (any Error)?
+    /// In `/metrics`: batches acknowledged and not yet folded, transactions that folded some, batches they folded,
+    /// and failed attempts.
+    private let pending = Gauge(label: "decodewatch_ingest_pending_batches")
+    private let folds = Counter(label: "decodewatch_ingest_folds_total")
+    private let folded = Counter(label: "decodewatch_ingest_folded_batches_total")
+    private let foldFailures = Counter(label: "decodewatch_ingest_fold_failures_total")
     private let rebuild: Rebuild
     /// Reading the log left from before; every other step waits for it.
     private var recovery: Task<Void, Never>?
@@ -121,6 +128,7 @@ actor DeferredApplier {
         waiting.append((seq, batch))
         waitingSampleBytes += Self.sampleBytes(of: batch)
         queued += 1
+        pending.record(waiting.count)
     }
 
     private static func sampleBytes(of batch: BatchAggregate) -> Int {
@@ -148,6 +156,9 @@ actor DeferredApplier {
                 waitingSampleBytes -= group.reduce(0) { $0 + Self.sampleBytes(of: $1.batch) }
                 written += group.count
                 failure = nil
+                pending.record(waiting.count)
+                folds.increment()
+                folded.increment(by: group.count)
                 let ready = readers.filter { $0.after <= written }
                 readers.removeAll { $0.after <= written }
                 for entry in ready { entry.reader.resume() }
@@ -156,6 +167,7 @@ actor DeferredApplier {
                 // found stored next time and counts nothing twice.
                 logger.error("Folding acknowledged batches failed; retrying", metadata: ["error": "\(error)"])
                 failure = error
+                foldFailures.increment()
                 let failed = readers
                 readers = []
                 for entry in failed { entry.reader.resume(throwing: error) }
