@@ -55,6 +55,7 @@ public final class PostgresReportStore: SQLStore, Service {
         await client.run()
     }
 
+    /// Stores batches in one transaction, rollups included (``SQLStore/write(_:)``): replicas share nothing else.
     public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         try await write(batches)
     }

@@ -28,6 +28,9 @@ extension SQLiteReportStore {
         Task { await started.recover() }
     }
 
+    /// Stores batches as ``ReportStore/ingest(_:)-([BatchAggregate])`` says. After
+    /// ``acknowledgeBeforeWriting(rebuild:)``, batches that all carry their ``BatchAggregate/source`` are stored in
+    /// the log, after their groups are checked for id collisions, and folded into the rollups later.
     public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         guard let applier = applier.withLock({ $0 }), batches.allSatisfy({ $0.source != nil }) else {
             return try await write(batches)
