@@ -30,7 +30,7 @@ public func buildApplication(
     let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
     let validator = BatchValidator(limits: configuration.limits, normalizer: normalizer)
     let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys)
-    acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
+    let logsBatches = acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
     IngestController(
         commits: GroupCommit(store: store, registry: registry),
         verifier: verifier,
@@ -40,7 +40,8 @@ public func buildApplication(
             maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute),
         metrics: IngestMetrics(registry: registry),
         retryAfter: configuration.retryAfterSeconds,
-        readTimeout: configuration.readTimeout
+        readTimeout: configuration.readTimeout,
+        keepsSource: logsBatches
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
     GroupActionsController(store: store).addRoutes(to: readers)
@@ -69,16 +70,19 @@ public func buildApplication(
 /// mostly the cells it touches, which batches sent together share. Batches a stopped collector left in the log are
 /// decoded again as this one decodes them. Without the log (it cannot be opened), each batch is acknowledged after
 /// its rollups are written, as on PostgreSQL.
+/// - Returns: whether the store logs batches, and so needs each one's body as received.
 private func acknowledgeBeforeWriting(
     _ store: any CollectorStore, validator: BatchValidator, redactor: Redactor, logger: Logger
-) {
-    guard let store = store as? SQLiteReportStore else { return }
+) -> Bool {
+    guard let store = store as? SQLiteReportStore else { return false }
     do {
         try store.acknowledgeBeforeWriting { source, receivedAt in
             let body = try IngestBody.inflate(source, limits: validator.limits)
             return BatchAggregate(try validator.validate(body, receivedAt: receivedAt), redactor: redactor)
         }
+        return true
     } catch {
         logger.error("Acknowledging batches after their rollups are written", metadata: ["error": "\(error)"])
+        return false
     }
 }

@@ -284,7 +284,7 @@ struct IngestTests {
     }
 
     @Test(
-        "while the database is locked a batch is acknowledged from the log, reads answer 503, and it is folded once the lock is gone"
+        "while the database is locked a batch is acknowledged from the log, reads answer 503 but readiness does not, and it is folded once the lock is gone"
     )
     func databaseLockedAfterAcknowledgment() async throws {
         try await TestCollector.run(busyTimeout: 0.2) { collector in
@@ -295,6 +295,8 @@ struct IngestTests {
             let read = try await collector.send("GET", "/v1/fields?since=2d")
             #expect(read.status == 503)
             #expect(read.errorCode == "storage_unavailable")
+            // Readiness does not wait for folds: the collector still takes batches.
+            #expect(try await collector.send("GET", "/readyz").status == 200)
             try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
             // Reads answer 503 until the next attempt to fold the batch, a second after the last.
             let deadline = ContinuousClock.now + .seconds(5)

@@ -29,12 +29,10 @@ struct AcknowledgmentLogTests {
             let first = try Self.batch(count: 2, path: "title")
             let second = try Self.batch(count: 5, path: "body")
             // The database is locked, so the first store can only acknowledge: its writes keep failing.
-            var configuration = Configuration()
-            configuration.allowsUnsafeTransactions = true
-            let blocker = try DatabaseQueue(path: path, configuration: configuration)
+            let blocker: DatabaseQueue
             do {
                 let closing = try Self.open(path)
-                try await blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+                blocker = try Self.lock(path)
                 #expect(try await closing.ingest([first, second]) == [.stored, .stored])
             }
             #expect(try Self.logged(path) == 2)
@@ -48,6 +46,29 @@ struct AcknowledgmentLogTests {
                 ])
             #expect(try Self.logged(path) == 0)
             #expect(try await next.ingest(first) == .duplicate)
+        }
+    }
+
+    @Test("a store opened without the log, as the CLI opens it, waits for the batches a running collector acknowledged")
+    func otherProcessesWaitForTheLog() async throws {
+        try await withUnfoldedBatch { cli, unlock async throws in
+            // The collector folds the batch at its next attempt, about a second after the lock is gone.
+            Task {
+                try await Task.sleep(for: .milliseconds(100))
+                try await unlock()
+            }
+            #expect(try await cli.fields(Self.window).fields.map(\.count) == [3])
+        }
+    }
+
+    @Test("a store opened without the log reads without a collector's unfolded batches after waiting 2 seconds, once")
+    func otherProcessesGiveUpWaiting() async throws {
+        try await withUnfoldedBatch { cli, unlock async throws in
+            let started = ContinuousClock.now
+            #expect(try await cli.fields(Self.window).fields.isEmpty)
+            #expect(ContinuousClock.now - started >= .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(4), "a later read waited for the same batches again")
+            try await unlock()
         }
     }
 
@@ -81,10 +102,35 @@ struct AcknowledgmentLogTests {
         return batch
     }
 
+    /// Holds a database's write lock until the returned connection rolls back.
+    private static func lock(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let blocker = try DatabaseQueue(path: path, configuration: configuration)
+        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        return blocker
+    }
+
     /// How many batches the log of a database holds.
     private static func logged(_ path: String) throws -> Int {
         try DatabaseQueue(path: path + "-pending").read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM pending") ?? 0
+        }
+    }
+
+    /// Runs `body` with a store opened without the log (as the CLI opens it) on a file whose collector has
+    /// acknowledged a batch of 3 reports it cannot fold: the database is locked until `body` calls `unlock`.
+    private func withUnfoldedBatch(
+        _ body: (SQLiteReportStore, @escaping @Sendable () async throws -> Void) async throws -> Void
+    ) async throws {
+        try await withFolder { path in
+            let collector = try Self.open(path)
+            let cli = try SQLiteReportStore(path: path, busyTimeout: 0.1)
+            let blocker = try Self.lock(path)
+            #expect(try await collector.ingest(Self.batch(count: 3)) == .stored)
+            // The collector folds while it lives: kept to the end.
+            defer { withExtendedLifetime(collector) {} }
+            try await body(cli) { try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") } }
         }
     }
 

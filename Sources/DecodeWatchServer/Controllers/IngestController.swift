@@ -14,6 +14,8 @@ struct IngestController<Context: RequestContext>: Sendable {
     let metrics: IngestMetrics
     let retryAfter: Int
     let readTimeout: Duration
+    /// Whether the store logs each batch as received before acknowledging it (``BatchAggregate/source``).
+    let keepsSource: Bool
 
     func addRoutes(to router: Router<Context>) {
         router.post("/v1/reports", use: ingest)
@@ -43,8 +45,9 @@ struct IngestController<Context: RequestContext>: Sendable {
     private func process(_ request: Request, context: Context) async throws -> Response {
         let key = try await authenticate(request)
         if let key { try admit(app: key.app ?? "") }
-        let (body, source) = try await IngestBody.read(request, limits: validator.limits, timeout: readTimeout)
-        metrics.compressedBytes.increment(by: Int64(source.body.count))
+        let (body, compressedBytes, source) = try await IngestBody.read(
+            request, limits: validator.limits, timeout: readTimeout, keepingSource: keepsSource)
+        metrics.compressedBytes.increment(by: Int64(compressedBytes))
         metrics.inflatedBytes.increment(by: Int64(body.count))
         let batch: ValidatedBatch
         do {

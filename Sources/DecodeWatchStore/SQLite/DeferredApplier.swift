@@ -15,15 +15,18 @@ actor DeferredApplier {
 
     /// Most batches folded in one transaction.
     static let maxBatchesPerWrite = 200
-    /// Most batches waiting in memory; acknowledging more waits for a write to make room.
-    static let maxWaiting = 1000
-    /// Most bytes of samples (each group's latest snippet and message, not yet redacted or cut) waiting in memory:
-    /// a batch may carry megabytes of them, and they are most of a folded batch's size.
-    static let maxWaitingSampleBytes = 64 << 20
+    /// Most batches waiting in memory, and most bytes of their samples (each group's latest snippet and message,
+    /// not yet redacted or cut: a batch may carry megabytes of them, and they are most of a folded batch's size).
+    /// Past either, acknowledging waits for a write to make room.
+    struct Bounds {
+        var batches = 1000
+        var sampleBytes = 64 << 20
+    }
     /// How long a failed write waits before it is tried again.
     static let retryDelay = Duration.seconds(1)
 
     private let log: PendingLog
+    private let bounds: Bounds
     private let write: @Sendable ([BatchAggregate]) async throws -> Bool
     private let logger: Logger
     private var waiting: [(seq: Int64, batch: BatchAggregate)] = []
@@ -49,11 +52,13 @@ actor DeferredApplier {
     ///   - log: the log of acknowledged batches.
     ///   - write: stores batches in one transaction (``SQLStore/write(_:)``); `false` when the store is gone.
     ///   - rebuild: decodes a batch from the log again.
+    ///   - bounds: how much may wait in memory.
     init(
         log: PendingLog, logger: Logger, write: @escaping @Sendable ([BatchAggregate]) async throws -> Bool,
-        rebuild: @escaping Rebuild
+        rebuild: @escaping Rebuild, bounds: Bounds = Bounds()
     ) {
         self.log = log
+        self.bounds = bounds
         self.logger = logger
         self.write = write
         self.rebuild = rebuild
@@ -67,17 +72,19 @@ actor DeferredApplier {
     }
 
     /// Appends batches to the log and queues them for writing.
+    /// - Parameter check: which batches the database has stored, or an error that refuses them all
+    ///   (``PendingLog/append(_:check:)``).
     /// - Returns: for each batch, whether it is new or was acknowledged or stored before.
     func acknowledge(
-        _ batches: [BatchAggregate], stored: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
+        _ batches: [BatchAggregate], check: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
     ) async throws -> [IngestOutcome] {
         await recover()
-        while waiting.count >= Self.maxWaiting || waitingSampleBytes >= Self.maxWaitingSampleBytes {
+        while waiting.count >= bounds.batches || waitingSampleBytes >= bounds.sampleBytes {
             // Full while writes fail: refused now (503), rather than held until the database is back.
             if let failure { throw failure }
             await withCheckedContinuation { senders.append($0) }
         }
-        let seqs = try await log.append(batches, stored: stored)
+        let seqs = try await log.append(batches, check: check)
         for (batch, seq) in zip(batches, seqs) {
             guard let seq else { continue }
             queue(batch, seq: seq)

@@ -56,11 +56,12 @@ final class PendingLog: Sendable {
     /// Appends the batches that are neither in the log nor stored, in one transaction.
     /// - Parameters:
     ///   - batches: batches with their ``BatchAggregate/source``.
-    ///   - stored: which of the given batches the database has stored; called inside the log's transaction, so a
-    ///     batch folded and removed from the log meanwhile is found there. What it throws appends nothing.
+    ///   - check: checks the appended batches against the database, inside the log's transaction (so a batch
+    ///     folded and removed from the log meanwhile is found there): returns those it has stored, or throws to
+    ///     refuse them all (a group id collision), which appends nothing.
     /// - Returns: for each batch, its place in the log, or `nil` when it is a duplicate.
     func append(
-        _ batches: [BatchAggregate], stored: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
+        _ batches: [BatchAggregate], check: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
     ) async throws -> [Int64?] {
         let rows = batches.map { batch in
             (
@@ -83,7 +84,7 @@ final class PendingLog: Sendable {
                     ])
             }
             let appended = rows.indices.filter { seqs[$0] != nil }.map { rows[$0].identity }
-            let before = try stored(appended)
+            let before = try check(appended)
             guard !before.isEmpty else { return seqs }
             for index in rows.indices where seqs[index] != nil && before.contains(rows[index].identity) {
                 try db.execute(sql: "DELETE FROM pending WHERE seq = ?", arguments: [seqs[index]])

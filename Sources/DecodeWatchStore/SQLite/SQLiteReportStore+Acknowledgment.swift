@@ -70,19 +70,21 @@ extension SQLiteReportStore {
     }
 
     /// Waits until the batches acknowledged so far are in the rollups: this process's, or another's (a running
-    /// collector writes them within milliseconds; after 2 seconds the read goes on without them).
+    /// collector writes them within milliseconds; after 2 seconds the read goes on without them, and so do later
+    /// reads).
     func settle() async throws {
         if let applier = applier.withLock({ $0 }) { return try await applier.settle() }
         guard FileManager.default.fileExists(atPath: PendingLog.path(for: path)),
-            let log = try? othersLog.withLock({ log in
-                if log == nil { log = try openLog() }
-                return log
+            let others = try? othersLog.withLock({ state in
+                if state == nil { state = (try openLog(), 0) }
+                return state
             }),
-            let newest = try await log.newest()
+            let newest = try await others.log.newest(), newest > others.skipped
         else { return }
         let deadline = ContinuousClock.now + .seconds(2)
-        while try await log.holds(upTo: newest) {
+        while try await others.log.holds(upTo: newest) {
             guard ContinuousClock.now < deadline else {
+                othersLog.withLock { $0?.skipped = newest }
                 logger.warning("Reading without batches acknowledged by a collector that has not stored them yet")
                 return
             }

@@ -19,8 +19,9 @@ public final class SQLiteReportStore: SQLStore {
     let logger: Logger
     /// Set once ``acknowledgeBeforeWriting(rebuild:)`` is called.
     let applier = Mutex<DeferredApplier?>(nil)
-    /// Another process's log of acknowledged batches, opened when a read finds one.
-    let othersLog = Mutex<PendingLog?>(nil)
+    /// Another process's log of acknowledged batches, opened when a read finds one, and the newest of its batches
+    /// a read went on without: later reads do not wait for those again.
+    let othersLog = Mutex<(log: PendingLog, skipped: Int64)?>(nil)
 
     package var dialect: SQLDialect { .sqlite }
     /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
