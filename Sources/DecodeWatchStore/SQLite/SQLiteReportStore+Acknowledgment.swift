@@ -35,15 +35,21 @@ extension SQLiteReportStore {
         guard let applier = applier.withLock({ $0 }), batches.allSatisfy({ $0.source != nil }) else {
             return try await write(batches)
         }
-        // Each distinct key's id once: batches sent together repeat the same groups.
+        // Each distinct key's id once (batches sent together repeat the same groups), and only for keys not
+        // already found stored: a key's id never changes, and only that key can store a group under it again
+        // (retention deletes groups), short of a SHA-256 collision, which the fold still refuses.
+        let checked = checkedKeys.withLock { $0 }
         var keys: [String: GroupKey] = [:]
-        for key in Set(batches.lazy.flatMap { $0.groups.lazy.map(\.key) }) { keys[key.id] = key }
+        for key in Set(batches.lazy.flatMap { $0.groups.lazy.map(\.key) }) where !checked.contains(key) {
+            keys[key.id] = key
+        }
         do {
             return try await applier.acknowledge(batches) { [pool, keys] identities in
-                try pool.read { db in
-                    try Self.checkGroups(keys, in: db)
-                    return try Self.stored(identities, in: db)
+                let (found, stored) = try pool.read { db in
+                    (try Self.checkGroups(keys, in: db), try Self.stored(identities, in: db))
                 }
+                self.remember(found)
+                return stored
             }
         } catch let error as DatabaseError {
             logger.error("SQLite write failed", metadata: ["error": "\(error)"])
@@ -53,13 +59,26 @@ extension SQLiteReportStore {
     }
 
     /// Refuses keys whose id a stored group of another key has (a SHA-256 collision), as the write would.
-    private static func checkGroups(_ keys: [String: GroupKey], in db: Database) throws {
+    /// - Returns: the keys found stored under their id.
+    private static func checkGroups(_ keys: [String: GroupKey], in db: Database) throws -> [GroupKey] {
         let lookup = try db.cachedStatement(sql: "SELECT app_id, endpoint, path, kind FROM groups WHERE group_id = ?")
-        for (id, key) in keys {
-            guard let row = try Row.fetchOne(lookup, arguments: [id]) else { continue }
+        return try keys.compactMap { id, key in
+            guard let row = try Row.fetchOne(lookup, arguments: [id]) else { return nil }
             guard row["app_id"] == key.app, row["endpoint"] == key.endpoint, row["path"] == key.path,
                 row["kind"] == key.kind.rawValue
             else { throw StoreError.groupConflict(id) }
+            return key
+        }
+    }
+
+    /// Most keys ``checkedKeys`` holds: a few megabytes, far more groups than apps break at once.
+    static let checkedKeysLimit = 10_000
+
+    private func remember(_ found: [GroupKey]) {
+        guard !found.isEmpty else { return }
+        checkedKeys.withLock { keys in
+            if keys.count + found.count > Self.checkedKeysLimit { keys.removeAll() }
+            keys.formUnion(found)
         }
     }
 

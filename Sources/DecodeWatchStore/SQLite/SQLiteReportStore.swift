@@ -22,6 +22,9 @@ public final class SQLiteReportStore: SQLStore {
     /// Another process's log of acknowledged batches, opened when a read finds one, and the newest of its batches
     /// a read went on without: later reads do not wait for those again.
     let othersLog = Mutex<(log: PendingLog, skipped: Int64)?>(nil)
+    /// Group keys found stored under their own id when batches were acknowledged: not looked up again
+    /// (``checkedKeysLimit`` at most, then forgotten together).
+    let checkedKeys = Mutex<Set<GroupKey>>([])
 
     package var dialect: SQLDialect { .sqlite }
     /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
