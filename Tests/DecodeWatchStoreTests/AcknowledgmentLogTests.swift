@@ -49,6 +49,18 @@ struct AcknowledgmentLogTests {
         }
     }
 
+    @Test("the log, which holds snippets before redaction, is readable by its owner only, whatever the umask")
+    func logIsPrivate() async throws {
+        try await withFolder { path in
+            let store = try Self.open(path)
+            #expect(try await store.ingest(Self.batch(count: 1)) == .stored)
+            for file in [path + "-pending", path + "-pending-wal"] {
+                let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+                #expect(mode == 0o600, "\(file)")
+            }
+        }
+    }
+
     @Test("a store opened without the log, as the CLI opens it, waits for the batches a running collector acknowledged")
     func otherProcessesWaitForTheLog() async throws {
         try await withUnfoldedBatch { cli, unlock async throws in

@@ -26,16 +26,23 @@ final class PendingLog: Sendable {
     /// The log's file for a database file.
     static func path(for database: String) -> String { database + "-pending" }
 
-    /// Opens (creating if needed) the log of a database file.
+    /// Opens (creating if needed) the log of a database file. A new log is readable and writable by its owner
+    /// only, whatever the process's umask, since it holds snippets before redaction; SQLite gives its `-wal` and
+    /// `-shm` files the same mode.
     /// - Parameter busyTimeout: how long a write waits for another process's lock on the log.
     init(database: String, busyTimeout: TimeInterval) throws {
+        let path = Self.path(for: database)
+        if !FileManager.default.fileExists(atPath: path) {
+            // An empty file is an empty SQLite database.
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
-        queue = try DatabaseQueue(path: Self.path(for: database), configuration: configuration)
+        queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(
