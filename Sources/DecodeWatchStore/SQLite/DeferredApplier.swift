@@ -24,6 +24,9 @@ actor DeferredApplier {
     }
     /// How long a failed write waits before it is tried again.
     static let retryDelay = Duration.seconds(1)
+    /// How long a fold waits after the previous one for more batches, unless a reader waits or a full fold's worth
+    /// does: at moderate load batches arrive a few at a time, and a fold of many costs far less per batch.
+    static let foldSpacing = Duration.milliseconds(20)
 
     private let log: PendingLog
     private let bounds: Bounds
@@ -38,6 +41,7 @@ actor DeferredApplier {
     private var readers: [(after: Int, reader: CheckedContinuation<Void, any Error>)] = []
     private var senders: [CheckedContinuation<Void, Never>] = []
     private var failure: (any Error)?
+    private var lastFold = ContinuousClock.now
     /// In `/metrics`: batches acknowledged and not yet folded, transactions that folded some, batches they folded,
     /// and failed attempts.
     private let pending = Gauge(label: "decodewatch_ingest_pending_batches")
@@ -154,6 +158,10 @@ actor DeferredApplier {
     /// Writes what waits, transaction after transaction, until nothing does; a failed write is retried.
     private func writeAll() async {
         while !waiting.isEmpty {
+            let due = lastFold + Self.foldSpacing
+            if failure == nil, readers.isEmpty, waiting.count < Self.maxBatchesPerWrite, ContinuousClock.now < due {
+                try? await Task.sleep(until: due)
+            }
             let group = Array(waiting.prefix(Self.maxBatchesPerWrite))
             do {
                 // A store that was closed leaves its batches in the log, for whoever opens it next.
@@ -179,6 +187,7 @@ actor DeferredApplier {
                 readers = []
                 for entry in failed { entry.reader.resume(throwing: error) }
             }
+            lastFold = .now
             let resumed = senders
             senders = []
             for sender in resumed { sender.resume() }
