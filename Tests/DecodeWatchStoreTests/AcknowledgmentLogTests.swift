@@ -11,9 +11,9 @@ import Testing
 struct AcknowledgmentLogTests {
     @Test("an acknowledged batch is in the next read, and sent again it is a duplicate, in the log or folded")
     func readsSeeAcknowledgedBatches() async throws {
-        try await withFolder { path in
+        try await LoggedBatch.withFolder { path in
             let store = try Self.open(path)
-            let batch = try Self.batch(count: 3)
+            let batch = try LoggedBatch.make(count: 3)
             #expect(try await store.ingest([batch, batch]) == [.stored, .duplicate])
             #expect(try await store.ingest(batch) == .duplicate)
             #expect(try await store.fields(Self.window).fields.map(\.count) == [3])
@@ -25,9 +25,9 @@ struct AcknowledgmentLogTests {
 
     @Test("batches a closed store left in the log are folded by the next store on the file, each once")
     func leftoversAreFoldedOnce() async throws {
-        try await withFolder { path in
-            let first = try Self.batch(count: 2, path: "title")
-            let second = try Self.batch(count: 5, path: "body")
+        try await LoggedBatch.withFolder { path in
+            let first = try LoggedBatch.make(count: 2, path: "title")
+            let second = try LoggedBatch.make(count: 5, path: "body")
             // The database is locked, so the first store can only acknowledge: its writes keep failing.
             let blocker: DatabaseQueue
             do {
@@ -51,9 +51,9 @@ struct AcknowledgmentLogTests {
 
     @Test("the log, which holds snippets before redaction, is readable by its owner only, whatever the umask")
     func logIsPrivate() async throws {
-        try await withFolder { path in
+        try await LoggedBatch.withFolder { path in
             let store = try Self.open(path)
-            #expect(try await store.ingest(Self.batch(count: 1)) == .stored)
+            #expect(try await store.ingest(LoggedBatch.make(count: 1)) == .stored)
             for file in [path + "-pending", path + "-pending-wal"] {
                 let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
                 #expect(mode == 0o600, "\(file)")
@@ -89,29 +89,8 @@ struct AcknowledgmentLogTests {
     /// A store that acknowledges from its log, with a short lock wait.
     private static func open(_ path: String) throws -> SQLiteReportStore {
         let store = try SQLiteReportStore(path: path, busyTimeout: 0.1)
-        try store.acknowledgeBeforeWriting(rebuild: rebuild)
+        try store.acknowledgeBeforeWriting(rebuild: LoggedBatch.rebuild)
         return store
-    }
-
-    /// Decodes a body as the collector does (identity bodies only here).
-    @Sendable private static func rebuild(_ source: BatchSource, _ receivedAt: Date) throws -> BatchAggregate {
-        BatchAggregate(try BatchValidator().validate(source.body, receivedAt: receivedAt), redactor: Redactor())
-    }
-
-    /// A batch of one report with its body, as the collector hands it to the store.
-    private static func batch(count: Int, path: String = "title") throws -> BatchAggregate {
-        let body = try JSONSerialization.data(withJSONObject: [
-            "batch_id": UUID().uuidString, "app": ["id": "com.example.shop"],
-            "reports": [
-                [
-                    "occurred_at": "2026-11-21T09:00:00Z", "endpoint": "GET /v2/posts", "path": ["results", 0, path],
-                    "kind": "keyNotFound", "count": count,
-                ]
-            ],
-        ])
-        var batch = try rebuild(BatchSource(body: body, encoding: .identity), date("2026-11-21T09:00:30Z"))
-        batch.source = BatchSource(body: body, encoding: .identity)
-        return batch
     }
 
     /// Holds a database's write lock until the returned connection rolls back.
@@ -135,21 +114,14 @@ struct AcknowledgmentLogTests {
     private func withUnfoldedBatch(
         _ body: (SQLiteReportStore, @escaping @Sendable () async throws -> Void) async throws -> Void
     ) async throws {
-        try await withFolder { path in
+        try await LoggedBatch.withFolder { path in
             let collector = try Self.open(path)
             let cli = try SQLiteReportStore(path: path, busyTimeout: 0.1)
             let blocker = try Self.lock(path)
-            #expect(try await collector.ingest(Self.batch(count: 3)) == .stored)
+            #expect(try await collector.ingest(LoggedBatch.make(count: 3)) == .stored)
             // The collector folds while it lives: kept to the end.
             defer { withExtendedLifetime(collector) {} }
             try await body(cli) { try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") } }
         }
-    }
-
-    private func withFolder(_ body: (String) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(folder.appendingPathComponent("test.sqlite").path)
     }
 }

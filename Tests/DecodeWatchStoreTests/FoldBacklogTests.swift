@@ -15,7 +15,7 @@ struct FoldBacklogTests {
     func fullBacklogOfBatchesRefusesWhileFailing() async throws {
         try await withLog { log in
             let applier = Self.applier(log, bounds: .init(batches: 1), write: { _ in throw Self.locked })
-            let (first, second) = (try Self.batch(), try Self.batch())
+            let (first, second) = (try LoggedBatch.make(snippet: "{}"), try LoggedBatch.make(snippet: "{}"))
             #expect(try await applier.acknowledge([first], check: Self.nothingStored) == [.stored])
             // The first fold has failed once a read is refused.
             await #expect(throws: StoreError.self) { try await applier.settle() }
@@ -31,7 +31,9 @@ struct FoldBacklogTests {
     func fullBacklogOfSamplesRefusesWhileFailing() async throws {
         try await withLog { log in
             let applier = Self.applier(log, bounds: .init(sampleBytes: 1000), write: { _ in throw Self.locked })
-            let (large, small) = (try Self.batch(snippet: String(repeating: "x", count: 1500)), try Self.batch())
+            let (large, small) = (
+                try LoggedBatch.make(snippet: String(repeating: "x", count: 1500)), try LoggedBatch.make(snippet: "{}")
+            )
             #expect(try await applier.acknowledge([large], check: Self.nothingStored) == [.stored])
             await #expect(throws: StoreError.self) { try await applier.settle() }
             // A batch with a small sample is refused too: the samples already waiting fill the bound.
@@ -51,7 +53,7 @@ struct FoldBacklogTests {
                 folded.withLock { $0 += batches.count }
                 return true
             }
-            let (first, second) = (try Self.batch(), try Self.batch())
+            let (first, second) = (try LoggedBatch.make(snippet: "{}"), try LoggedBatch.make(snippet: "{}"))
             #expect(try await applier.acknowledge([first], check: Self.nothingStored) == [.stored])
             #expect(folded.withLock { $0 } == 0)
             #expect(try await applier.acknowledge([second], check: Self.nothingStored) == [.stored])
@@ -71,34 +73,10 @@ struct FoldBacklogTests {
     ) -> DeferredApplier {
         DeferredApplier(
             log: log, logger: Logger(label: "test"), write: write,
-            rebuild: { source, receivedAt in
-                BatchAggregate(try BatchValidator().validate(source.body, receivedAt: receivedAt), redactor: Redactor())
-            }, bounds: bounds)
-    }
-
-    /// A batch of one report with its body, as the collector hands it to the store.
-    private static func batch(snippet: String = "{}") throws -> BatchAggregate {
-        let body = try JSONSerialization.data(withJSONObject: [
-            "batch_id": UUID().uuidString, "app": ["id": "com.example.shop"],
-            "reports": [
-                [
-                    "occurred_at": "2026-11-21T09:00:00Z", "endpoint": "GET /v2/posts",
-                    "path": ["results", 0, "title"],
-                    "kind": "keyNotFound", "snippet": snippet,
-                ]
-            ],
-        ])
-        let source = BatchSource(body: body, encoding: .identity)
-        var batch = BatchAggregate(
-            try BatchValidator().validate(body, receivedAt: date("2026-11-21T09:00:30Z")), redactor: Redactor())
-        batch.source = source
-        return batch
+            rebuild: LoggedBatch.rebuild, bounds: bounds)
     }
 
     private func withLog(_ body: (PendingLog) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(try PendingLog(database: folder.appendingPathComponent("test.sqlite").path, busyTimeout: 0.1))
+        try await LoggedBatch.withFolder { path in try await body(try PendingLog(database: path, busyTimeout: 0.1)) }
     }
 }
