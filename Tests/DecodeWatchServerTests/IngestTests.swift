@@ -23,6 +23,29 @@ struct IngestTests {
         }
     }
 
+    @Test(
+        "without the log, batches are acknowledged after their rollups, inflated from the socket's buffer, and bad bodies refused as with it"
+    )
+    func acknowledgesAfterRollupsWithoutTheLog() async throws {
+        try await TestCollector.run(withoutLog: true) { collector in
+            for encoding in ["deflate", "gzip", "identity"] {
+                let answer = try await collector.ingest(Batches.batch(reports: [Batches.report()]), encoding: encoding)
+                #expect(answer.status == 202, "\(encoding)")
+            }
+            let corrupt = try await collector.send(
+                "POST", "/v1/reports", body: Data("definitely not zlib".utf8),
+                headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"])
+            #expect(corrupt.status == 400)
+            #expect(corrupt.errorCode == "invalid_encoding")
+            let bomb = try await collector.send(
+                "POST", "/v1/reports", body: Bomb.zeros(inflatedSize: 1 << 30),
+                headers: ["Content-Type": "application/json", "Content-Encoding": "deflate"])
+            #expect(bomb.status == 413)
+            #expect(try await collector.store.fields(Self.lastDay).fields.map(\.count) == [3])
+            #expect(!FileManager.default.fileExists(atPath: collector.databasePath + "-pending-wal"), "the log opened")
+        }
+    }
+
     @Test("a Content-Type with a UTF-8 charset parameter is accepted")
     func acceptsCharset() async throws {
         try await TestCollector.run { collector in
