@@ -33,8 +33,8 @@ final class PendingLog: Sendable {
     init(database: String, busyTimeout: TimeInterval) throws {
         let path = Self.path(for: database)
         if !FileManager.default.fileExists(atPath: path) {
-            // An empty file is an empty SQLite database.
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            // An empty file is an empty SQLite database. When it cannot be made, opening it below fails and says why.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
