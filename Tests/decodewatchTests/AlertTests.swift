@@ -104,7 +104,7 @@ struct AlertTests {
         try await harness.waitForRequests(1)
         // While the webhook is slow and then retried, every batch is answered at once.
         var slowest: TimeInterval = 0
-        for index in 0..<20 {
+        for _ in 0..<20 {
             let answer = try await harness.post(paths: ["title"], to: 0)
             #expect(answer.status == 202)
             slowest = max(slowest, answer.seconds)

@@ -12,7 +12,12 @@ import Foundation
 struct BatchDecoder {
     private var scanner: StrictJSONScanner
     private let maxReports: Int
-    private var strings = RecentStrings()
+    private var strings = RecentValues<String>.strings()
+    /// Paths read lately: a batch repeats the same few, and each read makes an array.
+    private var paths = RecentValues<[PathElement]>(lengths: 0...256)
+    private var shapes = RecentShapes()
+    /// The shape number of each report read so far (``RecentShapes``), `-1` for one that has none.
+    private var reportShapes: [Int] = []
 
     /// Reads `bytes` as a batch.
     /// - Parameters:
@@ -93,7 +98,9 @@ struct BatchDecoder {
                             try reader.scanner.scanValue()
                             return nil
                         }
-                        return try reader.readReport(index)
+                        let report = try reader.readReport(index)
+                        reader.reportShapes.append(report.shape)
+                        return report.report
                     }
                 } else {
                     try scanner.scanValue()
@@ -111,6 +118,8 @@ struct BatchDecoder {
                     "The batch has \(reportCount) reports; send at most \(maxReports) per batch and split the rest.")
             }
             batch.reports = list
+            batch.shapes = reportShapes
+            batch.shapeCount = shapes.count
             batch.fillHeader(sentAt: sentAt, app: app, sdk: sdk, installID: installID, decodes: decodes)
             return batch
         }
@@ -189,11 +198,17 @@ struct BatchDecoder {
         }
     }
 
-    private mutating func readReport(_ index: Int) throws(JSONSyntaxError) -> Result<Report, FieldProblem> {
+    /// Reads one report, with the number of its shape (``RecentShapes``), `-1` when it has no endpoint, path or
+    /// kind to make one of.
+    private mutating func readReport(
+        _ index: Int
+    ) throws(JSONSyntaxError) -> (report: Result<Report, FieldProblem>, shape: Int) {
         var occurredAt = Field<Date>.absent
         var endpoint = Field<String>.absent
+        var endpointText = 0..<0
         var type = Field<String>.absent
         var path = Field<[PathElement]>.absent
+        var pathText = 0..<0
         var kind = Field<ReportKind>.absent
         var expected = Field<String>.absent
         var message = Field<String>.absent
@@ -204,11 +219,15 @@ struct BatchDecoder {
                 if reader.scanner.lastKeyIs("occurred_at"), occurredAt.isAbsent {
                     occurredAt = try reader.readTime()
                 } else if reader.scanner.lastKeyIs("endpoint"), endpoint.isAbsent {
+                    let start = reader.scanner.index
                     endpoint = try reader.readString()
+                    endpointText = start..<reader.scanner.index
                 } else if reader.scanner.lastKeyIs("type"), type.isAbsent {
                     type = try reader.readString()
                 } else if reader.scanner.lastKeyIs("path"), path.isAbsent {
+                    let start = reader.scanner.index
                     path = try reader.readPath()
+                    pathText = start..<reader.scanner.index
                 } else if reader.scanner.lastKeyIs("kind"), kind.isAbsent {
                     kind = try reader.readKind()
                 } else if reader.scanner.lastKeyIs("expected"), expected.isAbsent {
@@ -224,8 +243,17 @@ struct BatchDecoder {
                 }
             }
         }
+        var shape = -1
+        if case .value(let read) = endpoint, case .value(let elements) = path, case .value(let sentKind) = kind {
+            let known = shapes.shape(
+                endpointText: UnsafeRawBufferPointer(rebasing: scanner.bytes[endpointText]), endpoint: read,
+                pathText: UnsafeRawBufferPointer(rebasing: scanner.bytes[pathText]), path: elements, kind: sentKind)
+            shape = known.number
+            endpoint = .value(known.endpoint)
+            path = .value(known.path)
+        }
         func at(_ member: String) -> String { member.isEmpty ? "reports[\(index)]" : "reports[\(index)].\(member)" }
-        return Result { () throws(FieldProblem) in
+        let read = Result { () throws(FieldProblem) in
             try report.required(at("")).get()
             let date = try occurredAt.required(at("occurred_at")).get()
             let endpoint = try endpoint.required(at("endpoint")).get()
@@ -238,10 +266,25 @@ struct BatchDecoder {
                 message: try message.optional(at("message")).get(),
                 snippet: try snippet.optional(at("snippet")).get(), count: try count.optional(at("count")).get() ?? 1)
         }
+        return (read, shape)
     }
 
-    /// Reads `path`: each element an object key (a string) or an array index (a whole number from 0).
+    /// Reads `path`: each element an object key (a string) or an array index (a whole number from 0). A path
+    /// written as one read lately is checked and shares that one's elements (``RecentValues``).
     private mutating func readPath() throws(JSONSyntaxError) -> Field<[PathElement]> {
+        guard scanner.valueKind == .array else { return try readPathElements() }
+        let start = scanner.index
+        try scanner.scanValue()
+        let text = UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<scanner.index])
+        if let known = paths.value(readFrom: text) { return .value(known) }
+        // Read again, now element by element: the scan left the scanner as it was but for where it is.
+        scanner.index = start
+        let path = try readPathElements()
+        if case .value(let elements) = path { paths.remember(elements, readFrom: text) }
+        return path
+    }
+
+    private mutating func readPathElements() throws(JSONSyntaxError) -> Field<[PathElement]> {
         var problem: (at: String, text: String)?
         let elements = try readArray { reader, index throws(JSONSyntaxError) -> PathElement? in
             let element: PathElement?
@@ -278,7 +321,7 @@ struct BatchDecoder {
         }
     }
 
-    /// Reads the string under the cursor: text that the batch had lately is shared (``RecentStrings``).
+    /// Reads the string under the cursor: text that the batch had lately is shared (``RecentValues``).
     private mutating func readSharedString() throws(JSONSyntaxError) -> String {
         let start = scanner.index &+ 1
         let escaped = try scanner.scanString()

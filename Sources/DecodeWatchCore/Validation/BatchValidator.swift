@@ -47,8 +47,9 @@ public struct BatchValidator: Sendable {
         var accepted: [AcceptedReport] = []
         accepted.reserveCapacity(incoming.reports.count)
         var rejected: [Rejection] = []
-        // A batch repeats a few endpoints many times: each distinct one is normalized once.
-        var endpoints: [String: String?] = [:]
+        // A batch repeats a few endpoints, paths and kinds many times: each distinct one is normalized once.
+        var groups = BatchGroups(shapeCount: incoming.shapeCount)
+        let shapes = incoming.shapes
         // Reports are moved out of the batch one by one, first to last, rather than copied: a copy retains
         // each of a report's strings, and the batch's own copies would all be released afterwards. Matching on
         // `consume slot` moves the report out of its slot too, where binding it copied it (1.7 % of the loop).
@@ -59,7 +60,9 @@ public struct BatchValidator: Sendable {
         while let slot = slots.popLast() {
             switch consume slot {
             case .success(let report):
-                switch check(report, index: index, app: incoming.app.id, receivedAt: receivedAt, endpoints: &endpoints)
+                let shape = index < shapes.count ? shapes[index] : -1
+                switch check(
+                    report, index: index, shape: shape, app: incoming.app.id, receivedAt: receivedAt, groups: &groups)
                 {
                 case .success(let report): accepted.append(report)
                 case .failure(let problem): rejected.append(Rejection(index: index, error: problem.text))
@@ -71,8 +74,8 @@ public struct BatchValidator: Sendable {
         }
         return ValidatedBatch(
             batchID: incoming.batchID, sentAt: sentAt, receivedAt: receivedAt, app: incoming.app,
-            sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, accepted: accepted, rejected: rejected,
-            warnings: Self.capped(warnings))
+            sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, groupKeys: groups.keys,
+            accepted: accepted, rejected: rejected, warnings: Self.capped(warnings))
     }
 
     private func decode(_ body: Data) throws(BatchError) -> IncomingBatch {
@@ -148,23 +151,33 @@ public struct BatchValidator: Sendable {
     /// The most warnings listed in one answer.
     static let maxWarnings = 20
 
-    /// Checks one report and makes its group key.
-    /// - Parameter endpoints: the grouping forms of the endpoints met so far in the batch (`nil` for one
-    ///   that does not normalize), filled as it goes.
+    /// Checks one report and finds its group.
+    ///
+    /// The endpoint and the path are checked in the order of SPEC §1's fields, between the other checks, so that a
+    /// report with several problems names the first. A report of a shape whose group is known has the endpoint and
+    /// path of an accepted report: only its other fields are checked.
+    /// - Parameters:
+    ///   - shape: the report's shape number (``RecentShapes``), or `-1`.
+    ///   - groups: the batch's groups and normalized endpoints so far, filled as it goes.
     private func check(
-        _ report: consuming Report, index: Int, app: String, receivedAt: Date, endpoints: inout [String: String?]
+        _ report: consuming Report, index: Int, shape: Int, app: String, receivedAt: Date, groups: inout BatchGroups
     ) -> Result<AcceptedReport, FieldProblem> {
         // Built only for a problem: most reports have none.
         var field: String { "reports[\(index)]" }
-        guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
-            return .failure(FieldProblem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
-        }
-        let known = endpoints[report.endpoint]
-        let form = known ?? normalizer.normalize(report.endpoint)
-        if known == nil { endpoints[report.endpoint] = .some(form) }
-        guard let endpoint = form else {
-            return .failure(
-                FieldProblem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
+        let known = groups.group(ofShape: shape)
+        var endpoint = ""
+        if known == nil {
+            guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
+                return .failure(FieldProblem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
+            }
+            let met = groups.endpoints[report.endpoint]
+            let form = met ?? normalizer.normalize(report.endpoint)
+            if met == nil { groups.endpoints[report.endpoint] = .some(form) }
+            guard let form else {
+                return .failure(
+                    FieldProblem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
+            }
+            endpoint = form
         }
         if let type = report.type, Self.isLonger(type, than: IngestLimits.Field.typeName) {
             return .failure(FieldProblem("\(field).type: longer than \(IngestLimits.Field.typeName) characters"))
@@ -172,7 +185,7 @@ public struct BatchValidator: Sendable {
         if let expected = report.expected, Self.isLonger(expected, than: IngestLimits.Field.typeName) {
             return .failure(FieldProblem("\(field).expected: longer than \(IngestLimits.Field.typeName) characters"))
         }
-        guard report.path.count <= IngestLimits.Field.pathElements else {
+        if known == nil, report.path.count > IngestLimits.Field.pathElements {
             return .failure(
                 FieldProblem(
                     "\(field).path: \(report.path.count) elements, at most \(IngestLimits.Field.pathElements) allowed"))
@@ -183,8 +196,12 @@ public struct BatchValidator: Sendable {
         if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) {
             report.occurredAt = receivedAt
         }
-        let key = GroupKey(app: app, endpoint: endpoint, path: PathRenderer.render(report.path), kind: report.kind)
-        return .success(AcceptedReport(report: report, key: key))
+        let group =
+            known
+            ?? groups.group(
+                for: GroupKey(app: app, endpoint: endpoint, path: PathRenderer.render(report.path), kind: report.kind),
+                shape: shape)
+        return .success(AcceptedReport(report: report, group: group, key: groups.keys[group]))
     }
 
 }

@@ -13,6 +13,11 @@ struct IncomingBatch: Equatable {
     var installID: String?
     var decodes: [Result<DecodeCount, FieldProblem>] = []
     var reports: [Result<Report, FieldProblem>] = []
+    /// The shape number of each report (``RecentShapes``), `-1` for one that has none; reports of one shape have
+    /// the same endpoint, path and kind. Empty when the reader did not number shapes.
+    var shapes: [Int] = []
+    /// How many shapes were numbered: every number in ``shapes`` is below it.
+    var shapeCount = 0
     /// What was dropped while reading, as `field: reason` sentences.
     var warnings: [String] = []
 }

@@ -17,6 +17,8 @@ public struct ValidatedBatch: Sendable {
     public var installID: String?
     /// Decode counts with normalized endpoints.
     public var decodes: [EndpointCount]
+    /// The keys of the groups the accepted reports belong to, numbered in the order their first report comes.
+    public var groupKeys: [GroupKey]
     /// Reports that passed validation.
     public var accepted: [AcceptedReport]
     /// Reports that did not, with reasons.
@@ -32,6 +34,8 @@ public struct ValidatedBatch: Sendable {
 public struct AcceptedReport: Sendable {
     /// The report, with `message` and `snippet` cut to their limits.
     public var report: Report
+    /// The number of its group in ``ValidatedBatch/groupKeys``.
+    public var group: Int
     /// Its group key.
     public var key: GroupKey
 }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import DecodeWatchCore
 
-@Suite("Strings a batch repeats are shared, and still read exactly")
-struct RecentStringsTests {
+@Suite("Strings and paths a batch repeats are shared, and still read exactly")
+struct RecentValuesTests {
     /// Endpoints of 40 bytes that differ only at byte 10: the length and the first, middle and last eight bytes,
     /// all the table hashes, are the same, so each lookup finds the other one's slot.
     static let twins = ["A", "B"].map { "GET /v2/a/\($0)" + String(repeating: "b", count: 29) }
@@ -43,5 +43,31 @@ struct RecentStringsTests {
                 "No value associated with key title.",
             ])
         #expect(reports.allSatisfy { $0.path == [.key("author_association")] && $0.snippet == #"{"id":1}"# })
+    }
+
+    @Test("a repeated path reads the same each time, written alike or not; a bad one is refused each time")
+    func repeatedPaths() throws {
+        func report(_ path: String) -> String {
+            #"{"occurred_at":"2026-11-27T10:00:00Z","endpoint":"GET /v2/posts","path":\#(path),"kind":"keyNotFound"}"#
+        }
+        let paths = [#"["items",3,"price"]"#, #"[ "items", 3 , "price" ]"#, #"["items",-3,"price"]"#, "[1.5]"]
+        let sent = (0..<12).map { paths[$0 % 4] }
+        let body = Array(
+            #"{"batch_id":"b","app":{"id":"a"},"reports":[\#(sent.map(report).joined(separator: ","))]}"#.utf8)
+        let batch = try body.withUnsafeBytes { try BatchDecoder.decode($0, maxReports: 1000) }
+        for (index, slot) in batch.reports.enumerated() {
+            switch (index % 4, slot) {
+            case (0, .success(let report)), (1, .success(let report)):
+                #expect(report.path == [.key("items"), .index(3), .key("price")])
+            case (2, .failure(let problem)):
+                #expect(problem.text == "reports[\(index)].path[1]: an array index must not be negative, got -3")
+            case (3, .failure(let problem)):
+                #expect(
+                    problem.text.hasPrefix(
+                        "reports[\(index)].path[0]: expected an object key (string) or an array index"))
+            default:
+                Issue.record("report \(index) was read as \(slot)")
+            }
+        }
     }
 }

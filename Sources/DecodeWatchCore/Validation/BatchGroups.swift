@@ -1,0 +1,41 @@
+import DecodeWatchWire
+
+/// The groups of one batch as validation finds them, numbered in the order their first accepted report comes.
+///
+/// A group is found once per report shape (``RecentShapes``), not once per report: the reports of a shape already
+/// placed go to its group without their endpoint being normalized or their path rendered again.
+struct BatchGroups {
+    /// The key of each group, by number.
+    private(set) var keys: [GroupKey] = []
+    private var numbers: [GroupKey: Int] = [:]
+    /// The group of each shape, by shape number; `-1` while none is known.
+    private var shapeGroups: [Int]
+    /// The grouping form of each endpoint met so far (`nil` for one that does not normalize).
+    var endpoints: [String: String?] = [:]
+
+    /// Groups for a batch whose reports have shape numbers below `shapeCount`.
+    init(shapeCount: Int) {
+        shapeGroups = Array(repeating: -1, count: shapeCount)
+    }
+
+    /// The group that reports of shape `shape` go to, once one of them was accepted; `nil` before, or for `-1`.
+    func group(ofShape shape: Int) -> Int? {
+        guard shapeGroups.indices.contains(shape) else { return nil }
+        let group = shapeGroups[shape]
+        return group < 0 ? nil : group
+    }
+
+    /// The number of the group with key `key`, numbering it when it is new; remembered for `shape` too.
+    mutating func group(for key: GroupKey, shape: Int) -> Int {
+        let group: Int
+        if let known = numbers[key] {
+            group = known
+        } else {
+            group = keys.count
+            numbers[key] = group
+            keys.append(key)
+        }
+        if shapeGroups.indices.contains(shape) { shapeGroups[shape] = group }
+        return group
+    }
+}
