@@ -68,7 +68,12 @@ public enum Zlib {
         defer { inflateEnd(&stream) }
         let chunk = 64 << 10
         let compressedCount = data.withUnsafeBytes { $0.count }
-        var output = Data(count: min(max(compressedCount * 4, chunk), limits.maxBytes + 1))
+        // The output is written into memory that is not cleared first (clearing 64 KiB for each batch was 0.9 % of
+        // the collector's CPU), and handed over to the returned `Data` without a copy.
+        var capacity = min(max(compressedCount * 4, chunk), limits.maxBytes + 1)
+        guard var output = malloc(capacity) else { throw ZlibError(.internal, "out of memory") }
+        var handedOver = false
+        defer { if !handedOver { free(output) } }
         var status: Int32 = Z_OK
         var consumedAll = false
         let failure: ZlibError? = data.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> ZlibError? in
@@ -76,15 +81,15 @@ public enum Zlib {
             stream.avail_in = uInt(input.count)
             while true {
                 let produced = Int(stream.total_out)
-                if produced == output.count {
-                    output.count = min(output.count * 2, limits.maxBytes + chunk)
+                if produced == capacity {
+                    let grown = min(capacity * 2, limits.maxBytes + chunk)
+                    guard let larger = realloc(output, grown) else { return ZlibError(.internal, "out of memory") }
+                    output = larger
+                    capacity = grown
                 }
-                status = output.withUnsafeMutableBytes { out in
-                    let base = out.bindMemory(to: Bytef.self).baseAddress! + produced
-                    stream.next_out = base
-                    stream.avail_out = uInt(out.count - produced)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
+                stream.next_out = output.assumingMemoryBound(to: Bytef.self) + produced
+                stream.avail_out = uInt(capacity - produced)
+                status = inflate(&stream, Z_NO_FLUSH)
                 let total = Int(stream.total_out)
                 if total > limits.maxBytes {
                     return ZlibError(.tooLarge, "inflates to more than \(limits.maxBytes) bytes")
@@ -110,8 +115,8 @@ public enum Zlib {
         }
         if let failure { throw failure }
         guard consumedAll else { throw ZlibError(.trailingData, "bytes follow the end of the compressed stream") }
-        output.count = Int(stream.total_out)
-        return output
+        handedOver = true
+        return Data(bytesNoCopy: output, count: Int(stream.total_out), deallocator: .free)
     }
 }
 

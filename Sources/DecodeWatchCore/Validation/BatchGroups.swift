@@ -27,15 +27,13 @@ struct BatchGroups {
 
     /// The number of the group with key `key`, numbering it when it is new; remembered for `shape` too.
     mutating func group(for key: GroupKey, shape: Int) -> Int {
-        let group: Int
-        if let known = numbers[key] {
-            group = known
-        } else {
-            group = keys.count
-            numbers[key] = group
-            keys.append(key)
-        }
+        // One hash of the key whether it is new or not: the `default:` subscript's in-place access inserts it.
+        let next = keys.count
+        let group = Self.value(of: &numbers[key, default: next])
+        if group == next { keys.append(key) }
         if shapeGroups.indices.contains(shape) { shapeGroups[shape] = group }
         return group
     }
+
+    private static func value(of slot: inout Int) -> Int { slot }
 }

@@ -92,6 +92,9 @@ enum IngestBody {
     }
 
     private static func checkContentType(_ value: String?) throws {
+        // What the SDK sends is accepted without taking the header apart: trimming and lowercasing its parts took
+        // 0.8 % of the collector's CPU at full load.
+        if value == "application/json" || value == "application/json; charset=utf-8" { return }
         let parts = (value ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let charsetOK = parts.dropFirst().allSatisfy { parameter in
             !parameter.hasPrefix("charset=") || ["charset=utf-8", "charset=\"utf-8\""].contains(parameter)
@@ -105,6 +108,7 @@ enum IngestBody {
 
     /// The encoding a `Content-Encoding` names.
     private static func encoding(of value: String?) throws -> BatchSource.Encoding {
+        if value == "deflate" { return .deflate }
         switch value?.trimmingCharacters(in: .whitespaces).lowercased() {
         case nil, "", "identity": return .identity
         case "deflate": return .deflate
