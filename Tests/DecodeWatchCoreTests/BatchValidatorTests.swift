@@ -111,6 +111,33 @@ struct BatchValidatorTests {
         #expect(result.accepted.first?.report.occurredAt == received)
     }
 
+    @Test("only each group's sample keeps its snippet: its last report of the latest time, escapes resolved")
+    func snippetsOfSamples() throws {
+        func report(_ time: String, _ path: String, _ snippet: String) -> String {
+            #"{"occurred_at":"2026-11-21T09:00:\#(time)Z","endpoint":"GET /a","path":["\#(path)"],"kind":"other","snippet":"\#(snippet)"}"#
+        }
+        let result = try validate(
+            batch(
+                [
+                    report("05", "a", #"{\"n\":1}"#), report("09", "a", #"{\"n\":2}"#), report("09", "b", "b1"),
+                    report("09", "a", #"{\"n\":3,\"s\":\"\u00e9\"}"#), report("01", "a", "late but older"),
+                ].joined(separator: ",")))
+        #expect(result.accepted.map(\.report.snippet) == [nil, nil, "b1", #"{"n":3,"s":"é"}"#, nil])
+        let aggregate = BatchAggregate(result, redactor: Redactor())
+        #expect(aggregate.groups.map(\.unredactedSample.snippet) == [#"{"n":3,"s":"é"}"#, "b1"])
+    }
+
+    @Test("a snippet that is not a string rejects its report, whether or not it would be kept")
+    func snippetOfWrongType() throws {
+        let result = try validate(
+            batch(
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":{"a":1}},"#
+                    + #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":null}"#
+            ))
+        #expect(result.rejected.map(\.error) == ["reports[0].snippet: expected a string"])
+        #expect(result.accepted.map(\.report.snippet) == [nil])
+    }
+
     @Test("kept snippets are cut at 2048 bytes without splitting a character; messages at 1000 characters")
     func truncation() throws {
         let snippet = String(repeating: "é", count: 1500)  // 3000 bytes

@@ -11,7 +11,7 @@ struct RecentValuesTests {
 
     static func decode(_ reports: [String]) throws -> [Report] {
         let body = Array(#"{"batch_id":"b","app":{"id":"a"},"reports":[\#(reports.joined(separator: ","))]}"#.utf8)
-        let batch = try body.withUnsafeBytes { try BatchDecoder.decode($0, maxReports: 1000) }
+        let batch = try body.withUnsafeBytes { try BatchDecoder.decode($0, maxReports: 1000).asRead(from: $0) }
         return try batch.reports.map { try $0.get() }
     }
 

@@ -18,6 +18,8 @@ struct BatchDecoder {
     private var shapes = RecentShapes()
     /// The shape number of each report read so far (``RecentShapes``), `-1` for one that has none.
     private var reportShapes: [Int] = []
+    /// Where each report's snippet is, as read so far.
+    private var reportSnippets: [StringSpan?] = []
 
     /// Reads `bytes` as a batch.
     /// - Parameters:
@@ -100,6 +102,7 @@ struct BatchDecoder {
                         }
                         let report = try reader.readReport(index)
                         reader.reportShapes.append(report.shape)
+                        reader.reportSnippets.append(report.snippet)
                         return report.report
                     }
                 } else {
@@ -120,6 +123,7 @@ struct BatchDecoder {
             batch.reports = list
             batch.shapes = reportShapes
             batch.shapeCount = shapes.count
+            batch.snippets = reportSnippets
             batch.fillHeader(sentAt: sentAt, app: app, sdk: sdk, installID: installID, decodes: decodes)
             return batch
         }
@@ -199,10 +203,10 @@ struct BatchDecoder {
     }
 
     /// Reads one report, with the number of its shape (``RecentShapes``), `-1` when it has no endpoint, path or
-    /// kind to make one of.
+    /// kind to make one of, and where its snippet is: the report's own `snippet` is left empty.
     private mutating func readReport(
         _ index: Int
-    ) throws(JSONSyntaxError) -> (report: Result<Report, FieldProblem>, shape: Int) {
+    ) throws(JSONSyntaxError) -> (report: Result<Report, FieldProblem>, shape: Int, snippet: StringSpan?) {
         var occurredAt = Field<Date>.absent
         var endpoint = Field<String>.absent
         var endpointText = 0..<0
@@ -212,7 +216,7 @@ struct BatchDecoder {
         var kind = Field<ReportKind>.absent
         var expected = Field<String>.absent
         var message = Field<String>.absent
-        var snippet = Field<String>.absent
+        var snippet = Field<StringSpan>.absent
         var count = Field<Int>.absent
         let report = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
             try reader.readMembers { reader throws(JSONSyntaxError) in
@@ -235,7 +239,9 @@ struct BatchDecoder {
                 } else if reader.scanner.lastKeyIs("message"), message.isAbsent {
                     message = try reader.readString()
                 } else if reader.scanner.lastKeyIs("snippet"), snippet.isAbsent {
-                    snippet = try reader.readString()
+                    snippet = try reader.readStringContents { _, contents, escaped in
+                        .value(StringSpan(range: contents, escaped: escaped))
+                    }
                 } else if reader.scanner.lastKeyIs("count"), count.isAbsent {
                     count = try reader.readInt()
                 } else {
@@ -253,6 +259,7 @@ struct BatchDecoder {
             path = .value(known.path)
         }
         func at(_ member: String) -> String { member.isEmpty ? "reports[\(index)]" : "reports[\(index)].\(member)" }
+        var span: StringSpan?
         let read = Result { () throws(FieldProblem) in
             try report.required(at("")).get()
             let date = try occurredAt.required(at("occurred_at")).get()
@@ -260,13 +267,16 @@ struct BatchDecoder {
             let type = try type.optional(at("type")).get()
             let path = try path.required(at("path")).get()
             let kind = try kind.required(at("kind")).get()
+            let expected = try expected.optional(at("expected")).get()
+            let message = try message.optional(at("message")).get()
+            let snippet = try snippet.optional(at("snippet")).get()
+            let count = try count.optional(at("count")).get() ?? 1
+            span = snippet
             return Report(
-                occurredAt: date, endpoint: endpoint, type: type, path: path, kind: kind,
-                expected: try expected.optional(at("expected")).get(),
-                message: try message.optional(at("message")).get(),
-                snippet: try snippet.optional(at("snippet")).get(), count: try count.optional(at("count")).get() ?? 1)
+                occurredAt: date, endpoint: endpoint, type: type, path: path, kind: kind, expected: expected,
+                message: message, count: count)
         }
-        return (read, shape)
+        return (read, shape, span)
     }
 
     /// Reads `path`: each element an object key (a string) or an array index (a whole number from 0). A path

@@ -18,6 +18,9 @@ struct IncomingBatch: Equatable {
     var shapes: [Int] = []
     /// How many shapes were numbered: every number in ``shapes`` is below it.
     var shapeCount = 0
+    /// Where each report's `snippet` is in the text, `nil` for one without. The reader leaves the reports' own
+    /// `snippet` empty: a batch keeps one per group, so only those are made into strings (``BatchValidator``).
+    var snippets: [StringSpan?] = []
     /// What was dropped while reading, as `field: reason` sentences.
     var warnings: [String] = []
 }

@@ -68,10 +68,14 @@ extension StrictJSONScanner {
 
     /// The text of a scanned string's contents, from `start` up to `stop` (its quotes excluded).
     func text(from start: Int, to stop: Int, escaped: Bool) -> String {
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<stop])
+        Self.string(UnsafeRawBufferPointer(rebasing: bytes[start..<stop]), escaped: escaped)
+    }
+
+    /// The text of the already checked string contents `raw`, resolving escapes when it has any.
+    static func string(_ raw: UnsafeRawBufferPointer, escaped: Bool) -> String {
         guard escaped else { return String(decoding: raw, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: raw.count) { buffer in
-            Self.unescape(raw, into: buffer)
+            unescape(raw, into: buffer)
         }
     }
 

@@ -32,7 +32,8 @@ public struct ValidatedBatch: Sendable {
 
 /// A validated report and the key of the group it belongs to.
 public struct AcceptedReport: Sendable {
-    /// The report, with `message` and `snippet` cut to their limits.
+    /// The report. Its `snippet` is kept only when it is its group's sample in the batch (its last report of the
+    /// latest time), the one report of the group whose snippet storage keeps; the others' is `nil`.
     public var report: Report
     /// The number of its group in ``ValidatedBatch/groupKeys``.
     public var group: Int
