@@ -16,6 +16,8 @@ struct BatchGroups {
     /// Groups for a batch whose reports have shape numbers below `shapeCount`.
     init(shapeCount: Int) {
         shapeGroups = Array(repeating: -1, count: shapeCount)
+        // There are at most as many groups as shapes: sized once, the table is never rehashed as it fills.
+        numbers.reserveCapacity(shapeCount)
     }
 
     /// The group that reports of shape `shape` go to, once one of them was accepted; `nil` before, or for `-1`.
