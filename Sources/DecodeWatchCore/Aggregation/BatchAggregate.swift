@@ -69,7 +69,10 @@ public struct BatchAggregate: Sendable {
                 let minute = Minute.index(of: accepted[index].report.occurredAt)
                 let group = accepted[index].group
                 if group == deltas.count {
-                    deltas.append(GroupDelta(key: batch.groupKeys[group], firstReport: accepted[index].report))
+                    deltas.append(
+                        GroupDelta(
+                            key: batch.groupKeys[group], firstReport: accepted[index].report,
+                            sample: accepted[batch.samples[group]].report))
                 }
                 deltas[group].add(accepted[index].report, minute: minute)
             }
@@ -102,17 +105,18 @@ public struct GroupDelta: Sendable {
     public var minutes: [Int64: Int] = [:]
     /// Report counts per minute index and expected type.
     public var expected: [MinuteValue: Int] = [:]
-    /// The latest report's details as sent: not yet redacted or cut (``Redactor/redacted(_:)``).
+    /// The latest report's details as sent (``ValidatedBatch/samples``): not yet redacted or cut
+    /// (``Redactor/redacted(_:)``).
     public var unredactedSample: Sample
     /// Reports added since the counts above were last brought up to date, all of one minute and expected type:
     /// a group's reports in a batch mostly are, and adding them up first saves two hash lookups per report.
     private var pending: (minute: Int64, expected: String?, count: Int) = (.min, nil, 0)
 
-    init(key: GroupKey, firstReport report: borrowing Report) {
+    init(key: GroupKey, firstReport report: borrowing Report, sample: borrowing Report) {
         self.key = key
         self.firstSeen = report.occurredAt
         self.lastSeen = report.occurredAt
-        self.unredactedSample = Sample(report)
+        self.unredactedSample = Sample(sample)
     }
 
     /// Adds a report that occurred in `minute`; ``settle()`` must follow the last one.
@@ -124,10 +128,7 @@ public struct GroupDelta: Sendable {
             pending = (minute, report.expected, report.count)
         }
         firstSeen = min(firstSeen, report.occurredAt)
-        if report.occurredAt >= lastSeen {
-            lastSeen = report.occurredAt
-            unredactedSample = Sample(report)
-        }
+        lastSeen = max(lastSeen, report.occurredAt)
     }
 
     /// Brings ``minutes`` and ``expected`` up to date with the reports added.

@@ -50,8 +50,8 @@ public struct BatchValidator: Sendable {
         // A batch repeats a few endpoints, paths and kinds many times: each distinct one is normalized once.
         var groups = BatchGroups(shapeCount: incoming.shapeCount)
         let shapes = incoming.shapes
-        // Each group's sample is its last report of the latest time (as ``BatchAggregate`` picks it): the one whose
-        // snippet is kept, by report and accepted index.
+        // Each group's sample is its last report of the latest time: the one whose snippet is kept, by report and
+        // accepted index.
         var samples: [(at: Date, report: Int, accepted: Int)] = []
         // Reports are moved out of the batch one by one, first to last, rather than copied: a copy retains
         // each of a report's strings, and the batch's own copies would all be released afterwards. Matching on
@@ -81,22 +81,22 @@ public struct BatchValidator: Sendable {
             }
             index += 1
         }
-        Self.keepSnippets(of: samples.map { ($0.report, $0.accepted) }, in: &accepted, from: incoming, body: body)
+        Self.keepSnippets(of: samples, in: &accepted, from: incoming, body: body)
         return ValidatedBatch(
             batchID: incoming.batchID, sentAt: sentAt, receivedAt: receivedAt, app: incoming.app,
             sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, groupKeys: groups.keys,
-            accepted: accepted, rejected: rejected, warnings: Self.capped(warnings))
+            accepted: accepted, samples: samples.map(\.accepted), rejected: rejected, warnings: Self.capped(warnings))
     }
 
-    /// Makes the snippets of the reports at `reports` (by report and accepted index) from the body: the reader
-    /// leaves them as places in the text, since a batch keeps one snippet per group and most reports' are dropped.
+    /// Makes the snippets of the groups' samples (by report and accepted index) from the body: the reader leaves
+    /// them as places in the text, since a batch keeps one snippet per group and most reports' are dropped.
     private static func keepSnippets(
-        of reports: [(report: Int, accepted: Int)], in accepted: inout [AcceptedReport], from batch: IncomingBatch,
-        body: Data
+        of samples: [(at: Date, report: Int, accepted: Int)], in accepted: inout [AcceptedReport],
+        from batch: IncomingBatch, body: Data
     ) {
         body.withUnsafeBytes { text in
-            for (report, index) in reports where report < batch.snippets.count {
-                accepted[index].report.snippet = batch.snippets[report]?.string(in: text)
+            for sample in samples where sample.report < batch.snippets.count {
+                accepted[sample.accepted].report.snippet = batch.snippets[sample.report]?.string(in: text)
             }
         }
     }

@@ -1,8 +1,7 @@
 import Foundation
 
 /// The values a batch's decoder read lately, by the text they were read from, so that text a batch repeats becomes
-/// one shared value rather than a new one per report: strings (an endpoint, a message, a snippet, a key of a path)
-/// and paths.
+/// one shared value rather than a new one per report: strings (an endpoint, a message, a key of a path) and paths.
 ///
 /// A batch repeats most of its text: the same failure recurs across the elements of a list. Making a string longer
 /// than 15 bytes or an array allocates it, and a string's escapes are resolved and its UTF-8 checked again; freeing

@@ -21,6 +21,9 @@ public struct ValidatedBatch: Sendable {
     public var groupKeys: [GroupKey]
     /// Reports that passed validation.
     public var accepted: [AcceptedReport]
+    /// For each group, by number, the index in ``accepted`` of its sample: its last report of the latest time, the
+    /// one whose snippet is kept.
+    public var samples: [Int]
     /// Reports that did not, with reasons.
     public var rejected: [Rejection]
     /// Header values and `decodes` entries that were cut or dropped, as `field: reason` sentences.
