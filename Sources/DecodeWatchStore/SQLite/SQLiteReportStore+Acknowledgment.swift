@@ -38,10 +38,16 @@ extension SQLiteReportStore {
         // Each distinct key's id once (batches sent together repeat the same groups), and only for keys not
         // already found stored: a key's id never changes, and only that key can store a group under it again
         // (retention deletes groups), short of a SHA-256 collision, which the fold still refuses.
+        // Deltas are read in place, by index (a copy retains each of their strings and dictionaries), and a key
+        // already checked, as nearly all are, is hashed once and goes no further.
         let checked = checkedKeys.withLock { $0 }
         var keys: [String: GroupKey] = [:]
-        for key in Set(batches.lazy.flatMap { $0.groups.lazy.map(\.key) }) where !checked.contains(key) {
-            keys[key.id] = key
+        var unchecked: Set<GroupKey> = []
+        for batch in batches.indices {
+            for delta in batches[batch].groups.indices where !checked.contains(batches[batch].groups[delta].key) {
+                let key = batches[batch].groups[delta].key
+                if unchecked.insert(key).inserted { keys[key.id] = key }
+            }
         }
         do {
             return try await applier.acknowledge(batches) { [pool, keys] identities in
