@@ -51,7 +51,7 @@ struct ReportShapesTests {
             ])
         let aggregate = BatchAggregate(result, redactor: Redactor())
         #expect(aggregate.groups.count == 1)
-        #expect(aggregate.groups.first?.minutes.values.reduce(0, +) == 5)
+        #expect(aggregate.groups.first?.counts.reduce(0) { $0 + $1.count } == 5)
     }
 
     @Test("a report of a known shape is still refused for its own type, expected type or count")
@@ -92,6 +92,6 @@ struct ReportShapesTests {
         }
         let aggregate = BatchAggregate(result, redactor: Redactor())
         #expect(aggregate.groups.count == 150)
-        #expect(aggregate.groups.allSatisfy { $0.minutes.values.reduce(0, +) == 2 })
+        #expect(aggregate.groups.allSatisfy { $0.counts.reduce(0) { $0 + $1.count } == 2 })
     }
 }

@@ -77,7 +77,6 @@ public struct BatchAggregate: Sendable {
                 deltas[group].add(accepted[index].report, minute: minute)
             }
         }
-        for group in deltas.indices { deltas[group].settle() }
         self.groups = deltas
     }
 }
@@ -101,16 +100,15 @@ public struct GroupDelta: Sendable {
     public var firstSeen: Date
     /// Latest `occurred_at` in the batch for this group.
     public var lastSeen: Date
-    /// Report counts per minute index.
-    public var minutes: [Int64: Int] = [:]
-    /// Report counts per minute index and expected type.
-    public var expected: [MinuteValue: Int] = [:]
+    /// Report counts by the minute they occurred in and their expected type, in the order the batch sent them.
+    ///
+    /// A run of reports of one minute and expected type, as a group's reports in a batch mostly are, is one entry; a
+    /// pair may recur after others, and storage adds equal cells up as it sorts them. A list rather than two
+    /// dictionaries: making, filling and freeing those took 3.6 % of the one-core loop's instructions.
+    public var counts: [MinuteCount] = []
     /// The latest report's details as sent (``ValidatedBatch/samples``): not yet redacted or cut
     /// (``Redactor/redacted(_:)``).
     public var unredactedSample: Sample
-    /// Reports added since the counts above were last brought up to date, all of one minute and expected type:
-    /// a group's reports in a batch mostly are, and adding them up first saves two hash lookups per report.
-    private var pending: (minute: Int64, expected: String?, count: Int) = (.min, nil, 0)
 
     init(key: GroupKey, firstReport report: borrowing Report, sample: borrowing Report) {
         self.key = key
@@ -119,41 +117,26 @@ public struct GroupDelta: Sendable {
         self.unredactedSample = Sample(sample)
     }
 
-    /// Adds a report that occurred in `minute`; ``settle()`` must follow the last one.
+    /// Adds a report that occurred in `minute`.
     mutating func add(_ report: borrowing Report, minute: Int64) {
-        if minute == pending.minute, report.expected == pending.expected {
-            pending.count.addSaturating(report.count)
+        if let last = counts.indices.last, counts[last].minute == minute, counts[last].expected == report.expected {
+            counts[last].count.addSaturating(report.count)
         } else {
-            settle()
-            pending = (minute, report.expected, report.count)
+            counts.append(MinuteCount(minute: minute, expected: report.expected, count: report.count))
         }
         firstSeen = min(firstSeen, report.occurredAt)
         lastSeen = max(lastSeen, report.occurredAt)
     }
-
-    /// Brings ``minutes`` and ``expected`` up to date with the reports added.
-    mutating func settle() {
-        guard pending.count > 0 else { return }
-        minutes[pending.minute, default: 0].addSaturating(pending.count)
-        if let value = pending.expected {
-            expected[MinuteValue(minute: pending.minute, value: value), default: 0].addSaturating(pending.count)
-        }
-        pending.count = 0
-    }
 }
 
-/// A minute index paired with a string value, e.g. an expected type.
-public struct MinuteValue: Hashable, Sendable {
+/// Reports of one group that occurred in one minute with one expected type.
+public struct MinuteCount: Sendable, Equatable {
     /// The minute index.
     public var minute: Int64
-    /// The value.
-    public var value: String
-
-    /// Pairs a minute index (or another bucket's index) with a value.
-    public init(minute: Int64, value: String) {
-        self.minute = minute
-        self.value = value
-    }
+    /// The type the reports expected, when they said.
+    public var expected: String?
+    /// How many failures (each report's `count`, added up).
+    public var count: Int
 }
 
 /// One example of a group's failures (SPEC §3, `sample`).

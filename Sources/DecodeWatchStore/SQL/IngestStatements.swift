@@ -285,7 +285,9 @@ private struct CommitValues: Sendable {
         var expected: [String] = []
         for batch in batches.indices {
             for delta in batches[batch].groups.indices {
-                for cell in batches[batch].groups[delta].expected.keys { expected.append(cell.value) }
+                for entry in batches[batch].groups[delta].counts {
+                    if let value = entry.expected { expected.append(value) }
+                }
             }
         }
         self.expected = SortedValues(expected)
@@ -338,13 +340,13 @@ private struct RollupRows: Sendable {
             let install = batches[batch].installHash
             for delta in batches[batch].groups.indices {
                 let id = groups[batch][delta]
-                for (minute, count) in batches[batch].groups[delta].minutes {
-                    counts.append((Cell(id, minute), count))
-                    versions.append((Cell(id, minute, version), count))
-                    if let install { installs.append(Cell(id, minute, install: install)) }
-                }
-                for (cell, count) in batches[batch].groups[delta].expected {
-                    expected.append((Cell(id, cell.minute, values.expected[cell.value]), count))
+                for entry in batches[batch].groups[delta].counts {
+                    counts.append((Cell(id, entry.minute), entry.count))
+                    versions.append((Cell(id, entry.minute, version), entry.count))
+                    if let install { installs.append(Cell(id, entry.minute, install: install)) }
+                    if let value = entry.expected {
+                        expected.append((Cell(id, entry.minute, values.expected[value]), entry.count))
+                    }
                 }
             }
             let minute = batches[batch].decodesMinute
