@@ -74,7 +74,9 @@ public struct BatchAggregate: Sendable {
                             key: batch.groupKeys[group], firstReport: accepted[index].report,
                             sample: accepted[batch.samples[group]].report))
                 }
-                deltas[group].add(accepted[index].report, minute: minute)
+                deltas[group].add(
+                    at: accepted[index].report.occurredAt, minute: minute, expected: accepted[index].report.expected,
+                    count: accepted[index].report.count)
             }
         }
         self.groups = deltas
@@ -117,15 +119,19 @@ public struct GroupDelta: Sendable {
         self.unredactedSample = Sample(sample)
     }
 
-    /// Adds a report that occurred in `minute`.
-    mutating func add(_ report: borrowing Report, minute: Int64) {
-        if let last = counts.indices.last, counts[last].minute == minute, counts[last].expected == report.expected {
-            counts[last].count.addSaturating(report.count)
+    /// Adds a report, by the fields it is counted by: a report passed whole is copied, with all its strings.
+    /// - Parameters:
+    ///   - occurredAt: when it occurred, in `minute`.
+    ///   - expected: the type it expected, when it said.
+    ///   - count: its `count`.
+    mutating func add(at occurredAt: Date, minute: Int64, expected: String?, count: Int) {
+        if let last = counts.indices.last, counts[last].minute == minute, counts[last].expected == expected {
+            counts[last].count.addSaturating(count)
         } else {
-            counts.append(MinuteCount(minute: minute, expected: report.expected, count: report.count))
+            counts.append(MinuteCount(minute: minute, expected: expected, count: count))
         }
-        firstSeen = min(firstSeen, report.occurredAt)
-        lastSeen = max(lastSeen, report.occurredAt)
+        firstSeen = min(firstSeen, occurredAt)
+        lastSeen = max(lastSeen, occurredAt)
     }
 }
 
