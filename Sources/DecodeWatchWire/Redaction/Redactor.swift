@@ -104,9 +104,12 @@ public struct Redactor: Sendable {
     ///   - maxCharacters: the most characters of the result (1000 in SPEC §1).
     /// - Returns: the redacted message, at most `maxCharacters` characters.
     public func redactMessage(_ message: String, maxCharacters: Int) -> String {
-        let head = message.prefix(Self.adding(Self.lookaheadBytes, to: maxCharacters))
+        // A text of no more bytes than a limit has no more characters either: only a longer one is cut, which
+        // walks its characters (grapheme clusters), and that walk cost more than redacting a short message.
+        let limit = Self.adding(Self.lookaheadBytes, to: maxCharacters)
+        let head = message.utf8.count <= limit ? message[...] : message.prefix(limit)
         let redacted = redactText(String(head), isTruncated: head.endIndex < message.endIndex)
-        return String(redacted.prefix(maxCharacters))
+        return redacted.utf8.count <= maxCharacters ? redacted : String(redacted.prefix(maxCharacters))
     }
 
     /// Redacts a snippet without cutting it: as a tree when it is JSON, as text otherwise.
