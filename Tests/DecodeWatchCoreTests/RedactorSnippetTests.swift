@@ -89,6 +89,16 @@ struct RedactorSnippetTests {
         #expect(!out.contains("ann"))
     }
 
+    @Test("a message within the limit in characters but not in bytes is kept whole, and one a character over is cut")
+    func messageAtTheLimit() {
+        let wide = String(repeating: "é", count: 1000)
+        #expect(redactor.redactMessage(wide, maxCharacters: 1000) == wide)
+        let over = String(repeating: "é", count: 1001)
+        #expect(redactor.redactMessage(over, maxCharacters: 1000) == wide)
+        let short = "Expected String but found a number instead."
+        #expect(redactor.redactMessage(short, maxCharacters: 1000) == short)
+    }
+
     @Test("an HTML error page is redacted as text: e-mails, tokens, form fields, meta tags")
     func htmlErrorPage() {
         let page = """
