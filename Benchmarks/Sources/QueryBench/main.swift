@@ -182,7 +182,7 @@ func time(_ name: String, _ body: () async throws -> String) async throws {
     times.sort()
     let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]
     print(
-        "  \(name.padding(toLength: 34, withPad: " ", startingAt: 0))"
+        "  \(name.padding(toLength: 38, withPad: " ", startingAt: 0))"
             + String(format: "p50 %8.1f ms  p90 %8.1f ms", times[times.count / 2], p90) + "  (\(detail))")
 }
 
