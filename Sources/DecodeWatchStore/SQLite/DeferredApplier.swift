@@ -42,6 +42,9 @@ actor DeferredApplier {
     private var senders: [CheckedContinuation<Void, Never>] = []
     private var failure: (any Error)?
     private var lastFold = ContinuousClock.now
+    private let spacing: Duration
+    /// The writer's wait for more batches, cut short when a reader comes or a full fold's worth waits.
+    private var nap: Task<Void, Never>?
     /// In `/metrics`: batches acknowledged and not yet folded, transactions that folded some, batches they folded,
     /// and failed attempts.
     private let pending = Gauge(label: "decodewatch_ingest_pending_batches")
@@ -57,12 +60,14 @@ actor DeferredApplier {
     ///   - write: stores batches in one transaction (``SQLStore/write(_:)``); `false` when the store is gone.
     ///   - rebuild: decodes a batch from the log again.
     ///   - bounds: how much may wait in memory.
+    ///   - spacing: how long a fold waits after the previous one (``foldSpacing``).
     init(
         log: PendingLog, logger: Logger, write: @escaping @Sendable ([BatchAggregate]) async throws -> Bool,
-        rebuild: @escaping Rebuild, bounds: Bounds = Bounds()
+        rebuild: @escaping Rebuild, bounds: Bounds = Bounds(), spacing: Duration = foldSpacing
     ) {
         self.log = log
         self.bounds = bounds
+        self.spacing = spacing
         self.logger = logger
         self.write = write
         self.rebuild = rebuild
@@ -93,6 +98,7 @@ actor DeferredApplier {
             guard let seq else { continue }
             queue(batch, seq: seq)
         }
+        if waiting.count >= Self.maxBatchesPerWrite { nap?.cancel() }
         startWriting()
         return seqs.map { $0 == nil ? .duplicate : .stored }
     }
@@ -104,7 +110,10 @@ actor DeferredApplier {
         let target = queued
         guard written < target else { return }
         if let failure { throw failure }
-        try await withCheckedThrowingContinuation { readers.append((target, $0)) }
+        try await withCheckedThrowingContinuation { reader in
+            readers.append((target, reader))
+            nap?.cancel()
+        }
     }
 
     /// Decodes the log's batches again and queues them: those a stopped collector acknowledged and never wrote.
@@ -158,9 +167,12 @@ actor DeferredApplier {
     /// Writes what waits, transaction after transaction, until nothing does; a failed write is retried.
     private func writeAll() async {
         while !waiting.isEmpty {
-            let due = lastFold + Self.foldSpacing
+            let due = lastFold + spacing
             if failure == nil, readers.isEmpty, waiting.count < Self.maxBatchesPerWrite, ContinuousClock.now < due {
-                try? await Task.sleep(until: due)
+                let nap = Task { _ = try? await Task.sleep(until: due) }
+                self.nap = nap
+                await nap.value
+                self.nap = nil
             }
             let group = Array(waiting.prefix(Self.maxBatchesPerWrite))
             do {
