@@ -23,6 +23,8 @@ later=$((seconds * 5000))
 # 125,000 reports/s: half the 250,000 a collector on two cores is expected to store, at which its p99 is expected to
 # stay under 10 ms, whatever rate this host reached.
 target=1250
+# A tenth more than the run sends, as wrk may send a few past its time.
+targetCount=$((seconds * target * 11 / 10))
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
@@ -30,7 +32,7 @@ swift build -c release --product IngestBench >/dev/null
 # The half-rate run sends batches of its own: the same ones again would be duplicates, which the collector answers
 # without writing anything, and their latency is not a stored batch's.
 .build/release/IngestBench generate "$work/later" $later "$installs" >/dev/null
-.build/release/IngestBench generate "$work/target" $((seconds * target * 11 / 10)) "$installs" >/dev/null
+.build/release/IngestBench generate "$work/target" $targetCount "$installs" >/dev/null
 
 echo "== CPU limit: inflate + validate + fold + redact, one core"
 .build/release/IngestBench cpu "$work/batches" "$seconds"
@@ -88,6 +90,14 @@ folded() {
         }'
 }
 
+# fixedRate DIR COUNT RATE: the running collector's latency with DIR's batches offered at RATE batches/s, then the
+# batches so far by outcome.
+fixedRate() {
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
+        "$1" "$2" 2 "$3" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
+    outcomes
+}
+
 # collector LABEL [NAME=VALUE...]: a new collector (default flags, logging included) on a new file, with those
 # variables in its environment: its RSS idle and at full load, then its latency at half the rate it reached.
 collector() {
@@ -117,14 +127,10 @@ collector() {
 
     rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
     echo "== The same collector at half that rate: $rate batches/s, offered at a fixed rate"
-    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
-        "$work/later" $later 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
-    outcomes
+    fixedRate "$work/later" $later "$rate"
     if [ "$rate" -gt "$target" ]; then
         echo "== The same collector at $target batches/s (125,000 reports/s), offered at a fixed rate"
-        wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
-            "$work/target" $((seconds * target * 11 / 10)) 2 "$target" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
-        outcomes
+        fixedRate "$work/target" $targetCount "$target"
     fi
     kill "$serve"
     wait "$serve" 2>/dev/null || true
