@@ -68,17 +68,20 @@ public func buildApplication(
 /// On SQLite, acknowledges each batch once it is in the store's log of acknowledged batches and folds it into the
 /// rollups in the background, many per transaction: one writer serves the whole database, and a commit costs
 /// mostly the cells it touches, which batches sent together share. Batches a stopped collector left in the log are
-/// decoded again as this one decodes them. Without the log (it cannot be opened), each batch is acknowledged after
-/// its rollups are written, as on PostgreSQL.
+/// decoded again as this one decodes them, but under no size limit (they were acknowledged under the limits of their
+/// time). Without the log (it cannot be opened), each batch is acknowledged after its rollups are written, as on
+/// PostgreSQL.
 /// - Returns: whether the store logs batches, and so needs each one's body as received.
 private func acknowledgeBeforeWriting(
     _ store: any CollectorStore, validator: BatchValidator, redactor: Redactor, logger: Logger
 ) -> Bool {
     guard let store = store as? SQLiteReportStore else { return false }
     do {
+        // Under no size limit: a batch acknowledged before a restart with lower limits is still counted.
+        let recovering = BatchValidator(limits: .acknowledged, normalizer: validator.normalizer)
         try store.acknowledgeBeforeWriting { source, receivedAt in
-            let body = try IngestBody.inflate(source, limits: validator.limits)
-            return BatchAggregate(try validator.validate(body, receivedAt: receivedAt), redactor: redactor)
+            let body = try IngestBody.inflate(source, limits: recovering.limits)
+            return BatchAggregate(try recovering.validate(body, receivedAt: receivedAt), redactor: redactor)
         }
         return true
     } catch {

@@ -23,6 +23,13 @@ public struct IngestLimits: Sendable, Hashable {
         self.maxReports = maxReports
     }
 
+    /// The limits a batch decoded again from a log of batches already acknowledged is held to: none that a
+    /// collector can be configured with. It was acknowledged under the limits in force then, which may have been
+    /// wider than a restarted collector's: refusing it now would lose it.
+    public static let acknowledged = IngestLimits(
+        maxCompressedBytes: 1 << 40, maxInflatedBytes: 1 << 40, maxInflationRatio: 1 << 40, ratioCheckMinimumBytes: 0,
+        maxReports: 1 << 40)
+
     /// The field limits of SPEC §1.
     enum Field {
         static let appID = 200

@@ -117,7 +117,8 @@ actor DeferredApplier {
     }
 
     /// Decodes the log's batches again and queues them: those a stopped collector acknowledged and never wrote.
-    /// A batch that no longer decodes (the limits were lowered since) is logged and dropped.
+    /// A batch that no longer decodes is logged and dropped: the collector decodes them under no size limit, so only
+    /// a log written by a release that accepted what this one refuses can hold one.
     private func readLog() async {
         do {
             var unreadable: [Int64] = []
