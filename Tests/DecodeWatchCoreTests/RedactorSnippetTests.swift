@@ -14,6 +14,14 @@ struct RedactorSnippetTests {
         return head + padding + #"",""# + key + #"":""# + secret + #"""# + tail
     }
 
+    @Test("U+FEFF at the start of a JSON string is kept (Foundation's parser drops it), and secrets still go")
+    func byteOrderMarkKept() {
+        let out = redactor.redactSnippet("{\"title\":\"\u{FEFF}x\",\"token\":\"\(secret)\"}", maxBytes: 2048)
+        #expect(out.unicodeScalars.contains("\u{FEFF}"))
+        #expect(out.hasPrefix("{\"title\":\"\u{FEFF}x\""))
+        #expect(!out.contains(secret.prefix(6)))
+    }
+
     @Test(
         "a secret under a key is redacted wherever it lies relative to the 2 KiB cut",
         arguments: [100, 2000, 2030, 2040, 2047, 2060, 3000])

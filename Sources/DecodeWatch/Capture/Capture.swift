@@ -127,14 +127,18 @@ enum Capture {
             }
         #endif
         let type = (context.rootType ?? TypeName.of(wrapped)).truncated(to: typeNameLimit)
-        let path = Array(context.keySpelling.payloadPath(failure.path).prefix(pathLimit))
+        let path = context.keySpelling.payloadPath(failure.path).prefix(pathLimit).map { element in
+            if case .key(let key) = element { return PathElement.key(key.withoutNUL) }
+            return element
+        }
         let expected = failure.expected?.truncated(to: typeNameLimit)
         let key = FoldKey(endpoint: context.endpoint, path: path, kind: failure.kind, expected: expected, type: type)
         if CaptureScope.current == nil, context.reporter.fold(key) { return }
         var report = Report(
             occurredAt: Date(), endpoint: context.endpoint, type: type, path: path, kind: failure.kind,
             expected: expected,
-            message: context.reporter.configuration.redactor.redactMessage(failure.message, maxCharacters: messageLimit)
+            message: context.reporter.configuration.redactor.redactMessage(
+                failure.message.withoutNUL, maxCharacters: messageLimit)
         )
         if let scope = CaptureScope.current {
             report.snippet = snippet()
@@ -146,8 +150,8 @@ enum Capture {
 }
 
 extension String {
-    /// The first `limit` characters.
+    /// The first `limit` characters, counted as the collector counts them (Unicode code points), without U+0000.
     func truncated(to limit: Int) -> String {
-        count <= limit ? self : String(prefix(limit))
+        (utf8.count <= limit ? self : prefix(codePoints: limit)).withoutNUL
     }
 }

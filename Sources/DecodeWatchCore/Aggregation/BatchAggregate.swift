@@ -52,12 +52,12 @@ public struct BatchAggregate: Sendable {
         self.acceptedReports = batch.accepted.count
         self.decodesMinute = Minute.index(of: batch.decodesAt)
         self.redactor = redactor
-        var decodes: [String: Int] = [:]
+        // By exact bytes, as the database keeps endpoints apart.
+        var decodes: [ExactText: Int] = [:]
         for entry in batch.decodes {
-            decodes[entry.endpoint, default: 0].addSaturating(entry.count)
+            decodes[ExactText(entry.endpoint), default: 0].addSaturating(entry.count)
         }
-        self.decodes = decodes.map { EndpointCount(endpoint: $0.key, count: $0.value) }
-            .sorted { $0.endpoint < $1.endpoint }
+        self.decodes = decodes.sorted { $0.key < $1.key }.map { EndpointCount(endpoint: $0.key.text, count: $0.value) }
 
         // Groups in the order the batch first names them, which is the order validation numbered them in.
         var deltas: [GroupDelta] = []

@@ -1,4 +1,7 @@
 /// What reports are grouped by: `(app.id, endpoint, path, kind)` after normalization (SPEC §2).
+///
+/// Two keys are equal when their parts are equal byte for byte (``ExactText``), as their ids (a hash of the
+/// bytes) and the databases have them: keys that are only canonically equivalent are different groups.
 public struct GroupKey: Hashable, Sendable {
     /// The app id.
     public var app: String
@@ -15,6 +18,18 @@ public struct GroupKey: Hashable, Sendable {
         self.endpoint = endpoint
         self.path = path
         self.kind = kind
+    }
+
+    public static func == (left: GroupKey, right: GroupKey) -> Bool {
+        left.kind == right.kind && ExactText(left.path) == ExactText(right.path)
+            && ExactText(left.endpoint) == ExactText(right.endpoint) && ExactText(left.app) == ExactText(right.app)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactText(app))
+        hasher.combine(ExactText(endpoint))
+        hasher.combine(ExactText(path))
+        hasher.combine(kind)
     }
 }
 

@@ -239,8 +239,9 @@ struct BatchDecoder {
                 } else if reader.scanner.lastKeyIs("message"), message.isAbsent {
                     message = try reader.readString()
                 } else if reader.scanner.lastKeyIs("snippet"), snippet.isAbsent {
-                    snippet = try reader.readStringContents { _, contents, escaped in
-                        .value(StringSpan(range: contents, escaped: escaped))
+                    snippet = try reader.readStringContents { scanner, contents, escaped in
+                        escaped && StrictJSONScanner.holdsNUL(UnsafeRawBufferPointer(rebasing: scanner.bytes[contents]))
+                            ? .wrong(at: "", Self.nulProblem) : .value(StringSpan(range: contents, escaped: escaped))
                     }
                 } else if reader.scanner.lastKeyIs("count"), count.isAbsent {
                     count = try reader.readInt()
@@ -300,7 +301,11 @@ struct BatchDecoder {
             let element: PathElement?
             switch reader.scanner.valueKind {
             case .string:
-                element = .key(try reader.readSharedString())
+                guard let key = try reader.readSharedString() else {
+                    if problem == nil { problem = ("[\(index)]", Self.nulProblem) }
+                    return nil
+                }
+                element = .key(key)
             case .number:
                 element = try reader.scanner.readInt().map { number in
                     if number < 0, problem == nil {
@@ -325,19 +330,27 @@ struct BatchDecoder {
 
     private mutating func readString() throws(JSONSyntaxError) -> Field<String> {
         switch scanner.valueKind {
-        case .string: return .value(try readSharedString())
+        case .string: return try readSharedString().map(Field.value) ?? .wrong(at: "", Self.nulProblem)
         case .null: return try skip(.null)
         default: return try skip(.wrong(at: "", "expected a string"))
         }
     }
 
+    /// Why a string holding U+0000 is refused: PostgreSQL cannot store it in text, and C strings (SQLite's, many
+    /// tools') end there, so it would be stored cut short on one store and not at all on the other.
+    static let nulProblem =
+        #"holds U+0000 (written \u0000), which cannot be stored; leave it out or replace it, e.g. with U+FFFD"#
+
     /// Reads the string under the cursor: text that the batch had lately is shared (``RecentValues``).
-    private mutating func readSharedString() throws(JSONSyntaxError) -> String {
+    /// - Returns: the string, or `nil` when it holds U+0000 (``nulProblem``); only an escape can write one.
+    private mutating func readSharedString() throws(JSONSyntaxError) -> String? {
         let start = scanner.index &+ 1
         let escaped = try scanner.scanString()
         let stop = scanner.index &- 1
         let scanner = self.scanner
-        return strings.string(UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<stop])) {
+        let raw = UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<stop])
+        if escaped && StrictJSONScanner.holdsNUL(raw) { return nil }
+        return strings.string(raw) {
             scanner.text(from: start, to: stop, escaped: escaped)
         }
     }
@@ -500,7 +513,7 @@ extension IncomingBatch {
         installID: Field<String>, decodes: Field<[Result<DecodeCount, FieldProblem>]>
     ) {
         func optional(_ field: Field<String>, _ name: String) -> String? {
-            if case .wrong = field { warnings.append("\(name): expected a string; dropped") }
+            if case .wrong(let at, let problem) = field { warnings.append("\(name)\(at): \(problem); dropped") }
             return (try? field.optional(name).get()) ?? nil
         }
         if let sent = optional(sentAt, "sent_at") {

@@ -10,8 +10,9 @@ struct BatchGroups {
     private var numbers: [GroupKey: Int] = [:]
     /// The group of each shape, by shape number; `-1` while none is known.
     private var shapeGroups: [Int]
-    /// The grouping form of each endpoint met so far (`nil` for one that does not normalize).
-    var endpoints: [String: String?] = [:]
+    /// The grouping form of each endpoint met so far (`nil` for one that does not normalize), by its exact bytes:
+    /// an endpoint only canonically equivalent to one met before is normalized on its own.
+    var endpoints: [ExactText: String?] = [:]
 
     /// Groups for a batch whose reports have shape numbers below `shapeCount`.
     init(shapeCount: Int) {

@@ -112,22 +112,23 @@ public struct BatchValidator: Sendable {
     /// The batch's identity: what SPEC §1 refuses a whole batch for when it is unusable.
     private func checkIdentity(_ batch: IncomingBatch) throws(BatchError) {
         let id = batch.batchID
-        guard !id.isEmpty, id.count <= IngestLimits.Field.batchID else {
+        guard !id.isEmpty, id.codePointCount <= IngestLimits.Field.batchID else {
             throw BatchError(
                 .invalidBatch, "batch_id: must be 1–\(IngestLimits.Field.batchID) characters (a UUID is best)")
         }
-        guard !batch.app.id.isEmpty, batch.app.id.count <= IngestLimits.Field.appID else {
+        guard !batch.app.id.isEmpty, batch.app.id.codePointCount <= IngestLimits.Field.appID else {
             throw BatchError(
-                .invalidBatch, "app.id: must be 1–\(IngestLimits.Field.appID) characters, got \(batch.app.id.count)")
+                .invalidBatch,
+                "app.id: must be 1–\(IngestLimits.Field.appID) characters, got \(batch.app.id.codePointCount)")
         }
     }
 
     /// Cuts over-long optional header strings to their limits; each cut is a warning, never a refusal.
     private func truncateHeader(_ batch: inout IncomingBatch, warnings: inout [String]) {
         func cut(_ value: inout String?, _ field: String, _ limit: Int) {
-            guard let text = value, text.count > limit else { return }
-            value = String(text.prefix(limit))
-            warnings.append("\(field): \(text.count) characters, cut to \(limit)")
+            guard let text = value, Self.isLonger(text, than: limit) else { return }
+            value = text.prefix(codePoints: limit)
+            warnings.append("\(field): \(text.codePointCount) characters, cut to \(limit)")
         }
         let short = IngestLimits.Field.shortString
         cut(&batch.app.version, "app.version", short)
@@ -159,10 +160,11 @@ public struct BatchValidator: Sendable {
         return .success(EndpointCount(endpoint: endpoint, count: entry.count))
     }
 
-    /// Whether a text has more characters than a limit. Counting characters walks grapheme clusters, so
-    /// the byte count, never smaller, answers first for the texts that are short anyway.
+    /// Whether a text has more characters than a limit. Characters are Unicode code points, as JSON Schema's
+    /// `maxLength` counts them, so a limit also bounds the bytes (4 at most each): a grapheme cluster can be any
+    /// length. The byte count, never smaller, answers first for the texts that are short anyway.
     static func isLonger(_ text: String, than limit: Int) -> Bool {
-        text.utf8.count > limit && text.count > limit
+        text.utf8.count > limit && text.codePointCount > limit
     }
 
     /// At most ``maxWarnings`` warnings, the rest counted in a last one, so an answer stays small.
@@ -193,9 +195,9 @@ public struct BatchValidator: Sendable {
             guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
                 return .failure(FieldProblem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
             }
-            let met = groups.endpoints[report.endpoint]
+            let met = groups.endpoints[ExactText(report.endpoint)]
             let form = met ?? normalizer.normalize(report.endpoint)
-            if met == nil { groups.endpoints[report.endpoint] = .some(form) }
+            if met == nil { groups.endpoints[ExactText(report.endpoint)] = .some(form) }
             guard let form else {
                 return .failure(
                     FieldProblem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))

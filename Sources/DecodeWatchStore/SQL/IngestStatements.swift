@@ -33,7 +33,9 @@ struct IngestStatements {
     static func record(_ batches: [BatchAggregate], dialect: SQLDialect) -> [SQLStatement] {
         insert(
             into: "batches", columns: ["app_id", "batch_id", "received_at", "reports"],
-            rows: batches.sorted { ($0.appID, $0.batchID) < ($1.appID, $1.batchID) }.map { batch in
+            rows: batches.sorted {
+                (ExactText($0.appID), ExactText($0.batchID)) < (ExactText($1.appID), ExactText($1.batchID))
+            }.map { batch in
                 [
                     .text(batch.appID), .text(batch.batchID), SQLValue(batch.receivedAt),
                     .integer(Int64(batch.acceptedReports)),
@@ -261,17 +263,20 @@ private struct Cell<ID: Comparable & Sendable>: Comparable, Sendable {
 
 /// The distinct strings of one kind in a commit (versions, expected types, endpoints), sorted, so that a
 /// string's position orders cells as the string would.
+/// Values are told apart and sorted by their bytes (``ExactText``), as the databases tell them apart: two versions
+/// that are only canonically equivalent are two rows.
 private struct SortedValues: Sendable {
     let values: [String]
-    private let positions: [String: Int]
+    private let positions: [ExactText: Int]
 
     init(_ values: some Sequence<String>) {
-        self.values = Set(values).sorted()
-        positions = Dictionary(uniqueKeysWithValues: self.values.enumerated().map { ($1, $0) })
+        let sorted = Set(values.lazy.map(ExactText.init)).sorted()
+        self.values = sorted.map(\.text)
+        positions = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
     }
 
     /// The position of a string of the commit.
-    subscript(_ value: String) -> Int { positions[value]! }
+    subscript(_ value: String) -> Int { positions[ExactText(value)]! }
 }
 
 /// A commit's versions, expected types and endpoints, which the cells of both resolutions name by position.

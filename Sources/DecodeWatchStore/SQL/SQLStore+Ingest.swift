@@ -50,10 +50,20 @@ extension SQLStore {
     }
 }
 
-/// A batch's identity for idempotency: its app and its client-chosen id.
+/// A batch's identity for idempotency: its app and its client-chosen id, compared byte for byte as the `batches`
+/// table's key is: a batch id only canonically equivalent to another is another batch.
 struct BatchIdentity: Hashable {
     var app: String
     var batch: String
+
+    static func == (left: BatchIdentity, right: BatchIdentity) -> Bool {
+        ExactText(left.batch) == ExactText(right.batch) && ExactText(left.app) == ExactText(right.app)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactText(app))
+        hasher.combine(ExactText(batch))
+    }
 
     init(app: String, batch: String) {
         self.app = app

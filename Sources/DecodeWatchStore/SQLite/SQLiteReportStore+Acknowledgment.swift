@@ -70,9 +70,11 @@ extension SQLiteReportStore {
         let lookup = try db.cachedStatement(sql: "SELECT app_id, endpoint, path, kind FROM groups WHERE group_id = ?")
         return try keys.compactMap { id, key in
             guard let row = try Row.fetchOne(lookup, arguments: [id]) else { return nil }
-            guard row["app_id"] == key.app, row["endpoint"] == key.endpoint, row["path"] == key.path,
-                row["kind"] == key.kind.rawValue
-            else { throw StoreError.groupConflict(id) }
+            // Byte for byte (``GroupKey``'s equality), as the write compares them.
+            let stored = GroupKey(
+                app: row["app_id"], endpoint: row["endpoint"], path: row["path"],
+                kind: ReportKind(rawValue: row["kind"]) ?? .other)
+            guard stored == key, row["kind"] == key.kind.rawValue else { throw StoreError.groupConflict(id) }
             return key
         }
     }

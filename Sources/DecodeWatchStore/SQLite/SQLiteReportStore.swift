@@ -126,15 +126,26 @@ public final class SQLiteReportStore: SQLStore {
                 SQLRecord(
                     columns: columns,
                     values: try (0..<count).map { index in
-                        switch DatabaseValue(sqliteStatement: sqlite, index: index).storage {
-                        case .null: return .null
-                        case .int64(let integer): return .integer(integer)
-                        case .string(let text): return .text(text)
-                        case .blob(let data): return .blob(data)
-                        case .double: throw StoreError.unexpectedValue(columnNames[Int(index)])
+                        switch sqlite3_column_type(sqlite, index) {
+                        case SQLITE_NULL: return .null
+                        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(sqlite, index))
+                        case SQLITE_TEXT: return .text(text(of: sqlite, at: index))
+                        case SQLITE_BLOB:
+                            let count = Int(sqlite3_column_bytes(sqlite, index))
+                            return .blob(
+                                sqlite3_column_blob(sqlite, index).map { Data(bytes: $0, count: count) } ?? Data())
+                        default: throw StoreError.unexpectedValue(columnNames[Int(index)])
                         }
                     }))
         }
+    }
+
+    /// A text column as stored, all of its bytes: read as a C string (as GRDB reads text), a value holding U+0000
+    /// would end there.
+    private static func text(of sqlite: SQLiteStatement, at index: CInt) -> String {
+        guard let start = sqlite3_column_text(sqlite, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(sqlite, index))
+        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
     /// Binds one argument; SQLite copies text and bytes. Empty text and bytes are bound as such, not as the

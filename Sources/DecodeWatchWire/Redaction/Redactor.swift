@@ -99,17 +99,18 @@ public struct Redactor: Sendable {
     ///
     /// A debug description may quote the value that failed to decode: an e-mail address, a token.
     /// At most `maxCharacters` plus ``lookaheadBytes`` characters are read, so the work is bounded.
+    /// Characters are Unicode code points, as JSON Schema's `maxLength` counts them: a grapheme cluster has no
+    /// bound on its length (a letter may carry any number of combining marks), a code point has at most 4 bytes.
     /// - Parameters:
     ///   - message: the message as received, of any length.
     ///   - maxCharacters: the most characters of the result (1000 in SPEC §1).
     /// - Returns: the redacted message, at most `maxCharacters` characters.
     public func redactMessage(_ message: String, maxCharacters: Int) -> String {
-        // A text of no more bytes than a limit has no more characters either: only a longer one is cut, which
-        // walks its characters (grapheme clusters), and that walk cost more than redacting a short message.
+        // A text of no more bytes than a limit has no more characters either: only a longer one is cut.
         let limit = Self.adding(Self.lookaheadBytes, to: maxCharacters)
-        let head = message.utf8.count <= limit ? message[...] : message.prefix(limit)
-        let redacted = redactText(String(head), isTruncated: head.endIndex < message.endIndex)
-        return redacted.utf8.count <= maxCharacters ? redacted : String(redacted.prefix(maxCharacters))
+        let head = message.utf8.count <= limit ? message : message.prefix(codePoints: limit)
+        let redacted = redactText(head, isTruncated: head.utf8.count < message.utf8.count)
+        return redacted.utf8.count <= maxCharacters ? redacted : redacted.prefix(codePoints: maxCharacters)
     }
 
     /// Redacts a snippet without cutting it: as a tree when it is JSON, as text otherwise.
@@ -178,8 +179,10 @@ public struct Redactor: Sendable {
     /// The snippet redacted as a JSON tree and written back, cut to `maxBytes`; nil when it is not JSON.
     private func redactedJSON(_ snippet: String, maxBytes: Int) -> String? {
         // Most text that is not JSON says so in its first byte; a failed parse costs an error object.
+        // Foundation's JSON parser drops U+FEFF at the start of a string, as if it were a byte order mark: a snippet
+        // holding one is redacted as text, which keeps every character.
         guard let first = snippet.utf8.first(where: { !Self.jsonWhitespace.contains($0) }),
-            Self.jsonFirstBytes.contains(first),
+            Self.jsonFirstBytes.contains(first), !snippet.unicodeScalars.contains("\u{FEFF}"),
             let tree = try? JSONSerialization.jsonObject(with: Data(snippet.utf8), options: [.fragmentsAllowed])
         else { return nil }
         var buffer = JSONTextBuffer(limit: maxBytes)
@@ -203,6 +206,21 @@ public struct Redactor: Sendable {
 }
 
 extension String {
+    /// The first `limit` Unicode code points (all of it when it has fewer).
+    package func prefix(codePoints limit: Int) -> String {
+        String(String.UnicodeScalarView(unicodeScalars.prefix(limit)))
+    }
+
+    /// The number of Unicode code points: what SPEC §1's limits in characters count, as JSON Schema does.
+    package var codePointCount: Int { unicodeScalars.count }
+
+    /// The text with each U+0000 replaced by U+FFFD: the collector refuses a report holding U+0000, which no
+    /// database stores in text, and a key or message from a payload may hold one.
+    package var withoutNUL: String {
+        guard utf8.contains(0) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.lazy.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+    }
+
     /// The longest prefix of at most `limit` UTF-8 bytes that ends between Unicode scalars.
     fileprivate func utf8Prefix(_ limit: Int) -> String {
         guard utf8.count > limit else { return self }

@@ -59,8 +59,10 @@ private struct ReferenceBatch: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ReportBatch.CodingKeys.self)
         batchID = try container.decode(String.self, forKey: .batchID)
+        if batchID.utf8.contains(0) { throw BatchError(.invalidBatch, "batch_id: \(BatchDecoder.nulProblem)") }
         let appContainer = try container.nestedContainer(keyedBy: AppKeys.self, forKey: .app)
         app = AppInfo(id: try appContainer.decode(String.self, forKey: .id))
+        if app.id.utf8.contains(0) { throw BatchError(.invalidBatch, "app.id: \(BatchDecoder.nulProblem)") }
         var list = try container.nestedUnkeyedContainer(forKey: .reports)
         let limit = decoder.userInfo[Self.maxReportsKey] as? Int ?? Int.max
         if let count = list.count, count > limit {
@@ -95,7 +97,7 @@ private struct ReferenceBatch: Decodable {
         if container.contains(.decodes), (try? container.decodeNil(forKey: .decodes)) != true {
             if var entries = try? container.nestedUnkeyedContainer(forKey: .decodes) {
                 while !entries.isAtEnd {
-                    decodes.append(try entries.decode(Slot<DecodeCount>.self).result)
+                    decodes.append(try entries.decode(Slot<ReferenceDecodeCount>.self).result.map(\.entry))
                 }
             } else {
                 warnings.append("decodes: expected an array of {endpoint, count}; dropped")
@@ -104,7 +106,7 @@ private struct ReferenceBatch: Decodable {
 
         reports.reserveCapacity(list.count ?? 0)
         while !list.isAtEnd {
-            reports.append(try list.decode(Slot<Report>.self).result)
+            reports.append(try list.decode(Slot<ReferenceReport>.self).result.map(\.report))
         }
     }
 
@@ -113,7 +115,12 @@ private struct ReferenceBatch: Decodable {
         _ type: Value.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key, _ field: String
     ) -> Value? {
         do {
-            return try container.decodeIfPresent(type, forKey: key)
+            let value = try container.decodeIfPresent(type, forKey: key)
+            if let text = value as? String, text.utf8.contains(0) {
+                warnings.append("\(field): \(BatchDecoder.nulProblem); dropped")
+                return nil
+            }
+            return value
         } catch {
             warnings.append("\(field): expected \(type == String.self ? "a string" : "\(type)"); dropped")
             return nil
