@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 // Coverage-guided fuzzing (libFuzzer) of what the collector does with untrusted bytes: the ingest body's
-// decoding, validation and aggregation, and endpoint normalization. Its own package so the main package
-// never builds with sanitizers; `scripts/fuzz` builds it with `-sanitize=fuzzer,address` and runs it.
+// decoding, validation and aggregation, what a real store then counts of it, and endpoint normalization. Its own
+// package so the main package never builds with sanitizers; `scripts/fuzz` builds it with
+// `-sanitize=fuzzer,address` and runs it.
 import Foundation
 import PackageDescription
 
@@ -11,13 +12,20 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let package = Package(
     name: "decodewatch-fuzz",
     platforms: [.macOS(.v14)],
-    // Without the Collector trait the root package brings no server package: Core needs none.
-    dependencies: [.package(path: "..", traits: [])],
+    // The Collector trait brings the store's packages (GRDB, swift-crypto); the targets build only what they use.
+    dependencies: [.package(path: "..", traits: ["Collector"])],
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(
             name: "FuzzBatch",
             dependencies: ["FuzzDriver", .product(name: "DecodeWatchCore", package: root)]
+        ),
+        .executableTarget(
+            name: "FuzzIngest",
+            dependencies: [
+                "FuzzDriver", .product(name: "DecodeWatchCore", package: root),
+                .product(name: "DecodeWatchStore", package: root),
+            ]
         ),
         .executableTarget(
             name: "FuzzEndpoint",
