@@ -164,12 +164,12 @@ restart_postgres() {
 }
 
 # The faults, by second of the load: a kill each minute, a PostgreSQL restart every three minutes starting
-# at 1:30, so that no two faults coincide and each recovery is seen on its own. None in the load's last minute
-# but the ones before it, so that the last fault has a minute in which to recover under load.
+# at 1:30, so that no two faults coincide and each recovery is seen on its own. The last fault comes a minute
+# or more before the load ends, so that it has a minute of load in which to recover.
 schedule() {
     local t
-    for ((t = 60; t < seconds; t += 60)); do echo "$t kill"; done
-    for ((t = 90; t < seconds; t += 180)); do echo "$t postgres"; done
+    for ((t = 60; t <= seconds - 60; t += 60)); do echo "$t kill"; done
+    for ((t = 90; t <= seconds - 60; t += 180)); do echo "$t postgres"; done
 }
 
 run_faults() {

@@ -130,11 +130,14 @@ class Tally:
         self.replica_answers = {}     # (replica, column) -> count
         self.stored_seconds = [set() for _ in range(replicas)]  # seconds since start with a 202, per replica
         self.attempts = 0
+        self.latencies = []           # seconds each 202 took, the exchange only
 
-    def answer(self, replica, column):
+    def answer(self, replica, column, latency=None):
         now = time.time()
         with self.lock:
             self.attempts += 1
+            if latency is not None:
+                self.latencies.append(latency)
             minute = int((now - self.started) // 60)
             self.answers[(minute, column)] = self.answers.get((minute, column), 0) + 1
             self.replica_answers[(replica, column)] = self.replica_answers.get((replica, column), 0) + 1
@@ -191,6 +194,7 @@ def deliver(client, tally, replica, batch_id, body, reports, give_up_at, rotate=
     unknown = False  # whether an earlier attempt may have stored the batch without our seeing the 202
     attempt = 0
     while True:
+        sent = time.time()
         try:
             status, answer = client.post(replica, body)
         except (OSError, http.client.HTTPException) as error:
@@ -201,7 +205,7 @@ def deliver(client, tally, replica, batch_id, body, reports, give_up_at, rotate=
         else:
             if status == 202 and isinstance(answer, dict):
                 duplicate = bool(answer.get("duplicate"))
-                tally.answer(replica, "202dup" if duplicate else "202")
+                tally.answer(replica, "202dup" if duplicate else "202", time.time() - sent)
                 with tally.lock:
                     tally.acknowledged[batch_id] = int(answer.get("accepted", 0))
                     if duplicate:
@@ -277,7 +281,8 @@ def probe(ports, tally, replica, seconds):
         batch_id, body, reports = make_batch(r)
         if deliver(client, tally, replica, batch_id, body, reports, deadline, rotate=False):
             return round(time.time() - started, 2)
-        # A batch given up here is reported with the others; the next probe batch is a new one.
+        # Given up at the deadline (and counted with the others), or refused: either way, no more probes.
+        return None
     return None
 
 
@@ -333,6 +338,7 @@ def run_load(args):
     probes = [probe(ports, tally, i, args.probe_seconds) for i in range(len(ports))]
     stop.set()
     reporter.join()
+    latencies = sorted(tally.latencies) or [0.0]
     results = {
         "started": started, "load_end": load_end, "finished": time.time(),
         "rate": args.rate, "workers": args.workers, "ports": ports,
@@ -349,6 +355,8 @@ def run_load(args):
         "replica_answers": {"%d/%s" % key: n for key, n in tally.replica_answers.items()},
         "longest_gaps": longest_gaps(tally, int(args.seconds) - 1),
         "probes": probes,
+        "latency_202": {"p50": latencies[len(latencies) // 2], "p99": latencies[int(len(latencies) * 0.99)],
+                        "max": latencies[-1]},
     }
     with open(args.out, "w") as f:
         json.dump(results, f, indent=1)
@@ -392,6 +400,12 @@ def run_verdict(args):
               results["batches_sent"], results["batches_acknowledged"], results["duplicate_acks"],
               results["batches_given_up"], results["batches_refused"], results["attempts"]))
     print("reports: %d sent, %d acknowledged" % (results["reports_sent"], acknowledged))
+    load_seconds = results["load_end"] - results["started"]
+    latency = results["latency_202"]
+    print("rate: %.0f batches/s asked, %.1f batches/s acknowledged over the load and its retries; "
+          "202 in %.0f ms (p50), %.0f ms (p99), %.0f ms (max)" % (
+              results["rate"], results["batches_acknowledged"] / load_seconds,
+              latency["p50"] * 1000, latency["p99"] * 1000, latency["max"] * 1000))
     print("acknowledged: %d" % acknowledged)
     print("stored:       %d  (decodewatch fields, %d groups)" % (stored, groups))
     if http_stored is not None:
