@@ -188,11 +188,13 @@ run_faults() {
     done < <(schedule | sort -n)
 }
 
+# The replicas' last lines but the one logged per stored batch, which would hide what went wrong.
 print_tails() {
     local index
     for index in $(seq 0 $((replicas - 1))); do
-        echo "--- replica $((index + 1)) log, last lines:"
-        tail -n 15 "$work/replica-$index.log"
+        echo "--- replica $((index + 1)) log: last batch stored at" \
+            "$(grep 'Batch stored' "$work/replica-$index.log" | tail -n 1 | cut -d' ' -f1); last other lines:"
+        grep -v 'Batch stored' "$work/replica-$index.log" | tail -n 15 | cut -c1-400 || true
     done
     echo "--- PostgreSQL log, last lines:"
     tail -n 15 "$work/postgres.log"

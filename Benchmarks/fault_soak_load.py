@@ -122,6 +122,7 @@ class Tally:
         self.acknowledged = {}        # batch id -> reports accepted in its 202
         self.sent_reports = {}        # batch id -> reports in it
         self.given_up = {}            # batch id -> (reports, whether some attempt's outcome is unknown)
+        self.probes_given_up = {}     # the same for the probes after the load, which fail differently
         self.refused = {}             # batch id -> the non-retryable answer
         self.duplicate_acks = 0       # acknowledged by a duplicate answer after an unknown outcome
         self.duplicate_first = 0      # duplicate answer to a batch's first attempt: a collector bug
@@ -281,7 +282,11 @@ def probe(ports, tally, replica, seconds):
         batch_id, body, reports = make_batch(r)
         if deliver(client, tally, replica, batch_id, body, reports, deadline, rotate=False):
             return round(time.time() - started, 2)
-        # Given up at the deadline (and counted with the others), or refused: either way, no more probes.
+        # Given up at the deadline, or refused: either way, no more probes. A probe given up is not a load
+        # batch given up: the probe's failure says it.
+        with tally.lock:
+            if batch_id in tally.given_up:
+                tally.probes_given_up[batch_id] = tally.given_up.pop(batch_id)
         return None
     return None
 
@@ -347,7 +352,9 @@ def run_load(args):
         "acknowledged_reports": sum(tally.acknowledged.values()),
         "batches_given_up": len(tally.given_up),
         "given_up_reports": sum(n for n, _ in tally.given_up.values()),
-        "given_up_unknown_reports": sum(n for n, unknown in tally.given_up.values() if unknown),
+        "given_up_unknown_reports": sum(n for n, unknown in list(tally.given_up.values())
+                                        + list(tally.probes_given_up.values()) if unknown),
+        "probes_given_up": len(tally.probes_given_up),
         "batches_refused": len(tally.refused), "refusals": list(tally.refused.values())[:5],
         "duplicate_acks": tally.duplicate_acks, "duplicate_first_attempt": tally.duplicate_first,
         "short_acks": tally.short_acks, "attempts": tally.attempts,
@@ -396,9 +403,10 @@ def run_verdict(args):
     print("answers by replica:")
     print(table(results["replica_answers"], [(str(i + 1), i) for i in range(len(results["ports"]))], "replica"))
     print("batches: %d sent, %d acknowledged (%d by a duplicate answer after an unknown outcome), "
-          "%d given up, %d refused; %d attempts" % (
+          "%d given up (+%d probes), %d refused; %d attempts" % (
               results["batches_sent"], results["batches_acknowledged"], results["duplicate_acks"],
-              results["batches_given_up"], results["batches_refused"], results["attempts"]))
+              results["batches_given_up"], results["probes_given_up"], results["batches_refused"],
+              results["attempts"]))
     print("reports: %d sent, %d acknowledged" % (results["reports_sent"], acknowledged))
     load_seconds = results["load_end"] - results["started"]
     latency = results["latency_202"]
@@ -422,7 +430,8 @@ def run_verdict(args):
         "yes" if all(s == "200" for s in args.ready.split(",")) else "NO", args.ready))
 
     if stored != acknowledged:
-        failures.append("stored %d != acknowledged %d (difference %+d; given-up batches of unknown outcome held %d reports)"
+        failures.append("stored %d != acknowledged %d (difference %+d; batches given up after an attempt of unknown "
+                        "outcome held %d reports)"
                         % (stored, acknowledged, stored - acknowledged, results["given_up_unknown_reports"]))
     if http_stored is not None and http_stored != acknowledged:
         failures.append("GET /v1/fields counts %d != acknowledged %d" % (http_stored, acknowledged))
