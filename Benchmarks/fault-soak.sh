@@ -16,6 +16,10 @@ cd "$(dirname "$0")"
 minutes=${1:-10}
 rate=${2:-200}
 workers=${WORKERS:-16}
+if ! [[ $minutes =~ ^[1-9][0-9]*$ && $rate =~ ^[0-9]+([.][0-9]+)?$ && $rate =~ [1-9] && $workers =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: Benchmarks/fault-soak.sh [minutes] [rate]: whole minutes, batches per second in total" >&2
+    exit 2
+fi
 seconds=$((minutes * 60))
 collector=${DECODEWATCH:-../.build/release/decodewatch}
 replicas=3
