@@ -246,8 +246,16 @@ if ! "$collector" fields --database-url "$url" --app com.example.soak --format j
     print_tails
     exit 1
 fi
-curl -s -m 30 "http://127.0.0.1:${ports[0]}/v1/fields?app=com.example.soak&since=$since&until=$until&limit=1000" \
-    >"$work/http-fields.json"
+# The same summary from the HTTP API, from the first replica that gives it; skipped if none does.
+http_fields=()
+for index in $(seq 0 $((replicas - 1))); do
+    if curl -sf -m 30 -o "$work/http-fields.json" \
+        "http://127.0.0.1:${ports[$index]}/v1/fields?app=com.example.soak&since=$since&until=$until&limit=1000"; then
+        http_fields=(--http-fields "$work/http-fields.json" --http-replica "$((index + 1))")
+        break
+    fi
+    echo "fault-soak: no GET /v1/fields answer from replica $((index + 1))" >&2
+done
 # A third count, from the table of stored batches; skipped (with a word) if its shape has changed.
 db=$(psql "$url" -tA -F ' ' -c \
     "SELECT count(*), coalesce(sum(reports), 0) FROM batches WHERE app_id = 'com.example.soak'" 2>"$work/psql.err") ||
@@ -255,7 +263,7 @@ db=$(psql "$url" -tA -F ' ' -c \
 echo "window $since .. $until"
 verdict=0
 python3 fault_soak_load.py verdict --results "$work/results.json" --fields "$work/fields.json" \
-    --http-fields "$work/http-fields.json" --db "$db" --ready "$ready" --fault-failures "$failures" \
+    "${http_fields[@]}" --db "$db" --ready "$ready" --fault-failures "$failures" \
     --probe-seconds "$probe_seconds" || verdict=$?
 if [ "$verdict" -ne 0 ]; then print_tails; fi
 exit "$verdict"

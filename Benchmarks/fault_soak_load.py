@@ -417,7 +417,7 @@ def run_verdict(args):
     print("acknowledged: %d" % acknowledged)
     print("stored:       %d  (decodewatch fields, %d groups)" % (stored, groups))
     if http_stored is not None:
-        print("stored:       %d  (GET /v1/fields on replica 1)" % http_stored)
+        print("stored:       %d  (GET /v1/fields on replica %d)" % (http_stored, args.http_replica))
     if db_batches is not None:
         print("stored:       %d  (batches table: %d batches)" % (db_reports, db_batches))
     for index, gap in enumerate(results["longest_gaps"]):
@@ -481,6 +481,7 @@ def main():
     verdict.add_argument("--results", required=True)
     verdict.add_argument("--fields", required=True, help="decodewatch fields --format json output")
     verdict.add_argument("--http-fields", help="GET /v1/fields answer")
+    verdict.add_argument("--http-replica", type=int, default=1, help="the replica that gave it")
     verdict.add_argument("--db", help="'batches reports' counted in the batches table")
     verdict.add_argument("--ready", required=True, help="each replica's final /readyz status, comma-separated")
     verdict.add_argument("--fault-failures", help="file of failures seen while injecting faults")
