@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+import DecodeWatchStore
+
+/// ``withDeadline(_:isArmed:onExpiry:expired:_:)``, the guard every PostgreSQL lease, transaction and
+/// group commit runs under.
+@Suite("Deadline")
+struct DeadlineTests {
+    struct Expired: Error {}
+
+    @Test("an operation that ignores cancellation and never returns is answered at the deadline")
+    func neverReturning() async throws {
+        let started = ContinuousClock.now
+        let expiries = Counter()
+        await #expect(throws: Expired.self) {
+            try await withDeadline(.milliseconds(200), onExpiry: { expiries.add() }, expired: { Expired() }) {
+                // A query on a frozen socket: no answer and no cancellation handler.
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(expiries.value == 1)
+    }
+
+    @Test("an operation that ends in time returns its result and the deadline never fires")
+    func inTime() async throws {
+        let expiries = Counter()
+        let result = try await withDeadline(.milliseconds(300), onExpiry: { expiries.add() }, expired: { Expired() }) {
+            42
+        }
+        #expect(result == 42)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(expiries.value == 0)
+    }
+
+    @Test("a disarmed deadline lets the operation run past it")
+    func disarmed() async throws {
+        let result = try await withDeadline(.milliseconds(50), isArmed: { false }, expired: { Expired() }) {
+            try await Task.sleep(for: .milliseconds(300))
+            return "done"
+        }
+        #expect(result == "done")
+    }
+
+    @Test("the operation's error reaches the caller")
+    func failing() async throws {
+        struct Failed: Error {}
+        await #expect(throws: Failed.self) {
+            try await withDeadline(.seconds(5), expired: { Expired() }) { throw Failed() }
+        }
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
