@@ -46,6 +46,7 @@ public final class PostgresReportStore: SQLStore, Service {
             password: configuration.password, database: configuration.database,
             tls: configuration.tls.map { $0.enforced ? .require($0.settings) : .prefer($0.settings) } ?? .disable)
         client.options.maximumConnections = configuration.poolSize
+        client.options.connectTimeout = configuration.connectTimeout
         client.options.additionalStartupParameters = configuration.startupParameters
         self.client = PostgresClient(configuration: client, backgroundLogger: driverLogger)
     }
@@ -85,38 +86,44 @@ public final class PostgresReportStore: SQLStore, Service {
         }
     }
 
-    /// Runs `body` on a pooled connection, failing as unavailable when none is handed out within
-    /// ``PostgresStoreConfiguration/acquireTimeout``. Only the wait is bounded: once `body` runs it
-    /// is not timed, so a slow transaction is never cut short by the deadline.
+    /// Runs `body` on a pooled connection, with a deadline for each step: the connection must be handed out
+    /// within ``PostgresStoreConfiguration/acquireTimeout`` and `body` must end within
+    /// ``PostgresStoreConfiguration/transactionTimeout``, or the operation fails as unavailable.
+    ///
+    /// A `body` past its deadline has its connection closed, which fails its query and keeps the
+    /// connection out of the pool; the caller is answered at the deadline whether or not the query ends
+    /// (``withDeadline(_:isArmed:onExpiry:expired:_:)``).
     private func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let acquired = AcquiredFlag()
-        let timeout = configuration.acquireTimeout
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await self.client.withConnection { connection in
-                    acquired.value.store(true, ordering: .sequentiallyConsistent)
-                    return try await body(connection)
-                }
+        let handedOut = HandedOutFlag()
+        let acquireTimeout = configuration.acquireTimeout
+        let transactionTimeout = configuration.transactionTimeout
+        let server = configuration.redactedURL
+        return try await withDeadline(
+            acquireTimeout, isArmed: { !handedOut.value.load(ordering: .sequentiallyConsistent) },
+            expired: {
+                StoreError(
+                    .unavailable,
+                    "No PostgreSQL connection within \(acquireTimeout.components.seconds) s at \(server); "
+                        + "nothing was stored.")
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                guard acquired.value.load(ordering: .sequentiallyConsistent) else {
-                    throw StoreError(
-                        .unavailable,
-                        "No PostgreSQL connection within \(timeout.components.seconds) s at "
-                            + "\(self.configuration.redactedURL); nothing was stored.")
-                }
-                return nil
+        ) {
+            try await self.client.withConnection { connection in
+                handedOut.value.store(true, ordering: .sequentiallyConsistent)
+                return try await withDeadline(
+                    transactionTimeout, onExpiry: { connection.close().whenComplete { _ in } },
+                    expired: {
+                        let error = StoreError(
+                            .unavailable,
+                            "PostgreSQL at \(server) did not finish the transaction within "
+                                + "\(transactionTimeout.components.seconds) s, so its connection was closed; "
+                                + "retry (a batch stored after all is answered as a duplicate).")
+                        self.logger.error("PostgreSQL failed", metadata: ["error": "\(error.message)"])
+                        return error
+                    }
+                ) { try await body(connection) }
             }
-            while let next = try await group.next() {
-                if let result = next {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw CancellationError()
         }
     }
 
@@ -135,6 +142,7 @@ public final class PostgresReportStore: SQLStore, Service {
             host: configuration.host, port: configuration.port, username: configuration.username,
             password: configuration.password, database: configuration.database, tls: tls)
         direct.options.additionalStartupParameters = configuration.startupParameters
+        direct.options.connectTimeout = TimeAmount(configuration.connectTimeout)
         let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: driverLogger)
         let applied: [Int64]
         do {
@@ -153,18 +161,24 @@ public final class PostgresReportStore: SQLStore, Service {
     }
 
     /// Runs `body` in one transaction, rolled back when it throws.
+    ///
+    /// Nothing is sent on a connection that is closed already (the server ended the session, or it was
+    /// handed out as it closed): once the channel is torn down, PostgresNIO drops a query written to it
+    /// without answering, so a ROLLBACK after the server went away could wait forever.
     private static func transaction<Result: Sendable>(
         on connection: PostgresConnection, access: SQLAccess, logger: Logger,
         _ body: () async throws -> Result
     ) async throws -> Result {
         let begin: PostgresQuery =
             access == .write ? "BEGIN" : "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+        guard !connection.isClosed else { throw ClosedConnectionError() }
         try await connection.query(begin, logger: logger)
         do {
             let result = try await body()
             try await connection.query("COMMIT", logger: logger)
             return result
         } catch {
+            guard !connection.isClosed else { throw error }
             do {
                 try await connection.query("ROLLBACK", logger: logger)
             } catch {
@@ -253,7 +267,7 @@ extension PostgresStoreConfiguration {
     }
 }
 
-/// Whether a pooled connection was handed out, shared by the operation and its timer.
-private final class AcquiredFlag: Sendable {
+/// Whether a pooled connection was handed out, shared by the operation and its lease deadline.
+private final class HandedOutFlag: Sendable {
     let value = Atomic<Bool>(false)
 }
