@@ -13,14 +13,16 @@ struct DeadlineTests {
     func neverReturning() async throws {
         let started = ContinuousClock.now
         let expiries = Counter()
+        let parked = Parked()
         await #expect(throws: Expired.self) {
             try await withDeadline(.milliseconds(200), onExpiry: { expiries.add() }, expired: { Expired() }) {
                 // A query on a frozen socket: no answer and no cancellation handler.
-                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                await withCheckedContinuation { parked.park($0) }
             }
         }
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(expiries.value == 1)
+        parked.release()
     }
 
     @Test("an operation that ends in time returns its result and the deadline never fires")
@@ -57,4 +59,12 @@ private final class Counter: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+/// Holds a continuation until the test lets it go, as a query on a frozen socket holds its caller.
+private final class Parked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    func park(_ continuation: CheckedContinuation<Void, Never>) { lock.withLock { self.continuation = continuation } }
+    func release() { lock.withLock { continuation }?.resume() }
 }
