@@ -47,6 +47,11 @@ extension SQLStore {
 
     /// Commits a one-row write: a read would pass on a database that is read-only or cannot commit.
     public func checkReadiness() async throws {
+        try await commitReadinessWrite()
+    }
+
+    /// Upserts the one row of `readiness_checks` in a write transaction.
+    package func commitReadinessWrite() async throws {
         let statement = SQLStatement(
             """
             INSERT INTO readiness_checks (id, checked_at) VALUES (1, \(dialect.parameter(1)))
