@@ -47,7 +47,7 @@ public final class PostgresReportStore: SQLStore, Service {
             tls: configuration.tls.map { $0.enforced ? .require($0.settings) : .prefer($0.settings) } ?? .disable)
         client.options.maximumConnections = configuration.poolSize
         client.options.connectTimeout = configuration.connectTimeout
-        client.options.additionalStartupParameters = configuration.startupParameters
+        client.options.additionalStartupParameters = configuration.startupParameters + configuration.sessionLimits
         self.client = PostgresClient(configuration: client, backgroundLogger: driverLogger)
     }
 
@@ -64,7 +64,8 @@ public final class PostgresReportStore: SQLStore, Service {
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
         do {
             try await migrations.once { try await self.migrate() }
-            return try await withConnection { connection in
+            let timeout = access == .read ? configuration.readTimeout : configuration.transactionTimeout
+            return try await withConnection(timeout: timeout) { connection in
                 try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
                     var step = step
                     while true {
@@ -87,18 +88,17 @@ public final class PostgresReportStore: SQLStore, Service {
     }
 
     /// Runs `body` on a pooled connection, with a deadline for each step: the connection must be handed out
-    /// within ``PostgresStoreConfiguration/acquireTimeout`` and `body` must end within
-    /// ``PostgresStoreConfiguration/transactionTimeout``, or the operation fails as unavailable.
+    /// within ``PostgresStoreConfiguration/acquireTimeout`` and `body` must end within `timeout`, or the
+    /// operation fails as unavailable.
     ///
     /// A `body` past its deadline has its connection closed, which fails its query and keeps the
     /// connection out of the pool; the caller is answered at the deadline whether or not the query ends
     /// (``withDeadline(_:isArmed:onExpiry:expired:_:)``).
     private func withConnection<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+        timeout transactionTimeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let handedOut = HandedOutFlag()
         let acquireTimeout = configuration.acquireTimeout
-        let transactionTimeout = configuration.transactionTimeout
         let server = configuration.redactedURL
         return try await withDeadline(
             acquireTimeout, isArmed: { !handedOut.value.load(ordering: .sequentiallyConsistent) },
@@ -258,6 +258,20 @@ extension PostgresStoreConfiguration {
             if let rootCertificatePath { settings.trustRoots = .file(rootCertificatePath) }
             return (settings, true)
         }
+    }
+
+    /// Settings of pooled sessions, the server's side of the deadlines: a session the collector gave up on
+    /// (closed at its deadline, or cut off by the network without a word) must not hold row locks that
+    /// other replicas' commits wait for. The server ends a statement or an idle transaction that outlives
+    /// any deadline, and probes a silent client within seconds instead of the system's two hours.
+    /// Migrations connect without them: a backfill may rightly run longer.
+    fileprivate var sessionLimits: [(String, String)] {
+        let longest = max(transactionTimeout, readTimeout) * 2
+        let milliseconds = longest.components.seconds * 1000 + longest.components.attoseconds / 1_000_000_000_000_000
+        return [
+            ("statement_timeout", "\(milliseconds)"), ("idle_in_transaction_session_timeout", "\(milliseconds)"),
+            ("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"),
+        ]
     }
 
     /// Settings sent when connecting: the schema to use.
