@@ -45,7 +45,7 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     /// that is frozen, or a socket that died without a word, would otherwise hold the request, and every
     /// batch committed after it, forever. A commit cut short may still have committed on the server; a
     /// client that sends the batch again is answered that it was stored already (SPEC §1).
-    public var transactionTimeout: Duration = .seconds(5)
+    public var transactionTimeout: Duration = .seconds(10)
     /// The same for a read-only snapshot (a summary or a digest over a long window), which may rightly
     /// take longer than a commit.
     public var readTimeout: Duration = .seconds(30)

@@ -17,7 +17,7 @@ actor GroupCommit {
     /// Most batches in one commit.
     static let maxBatches = 64
     /// How long one commit may take before its callers are answered unavailable.
-    static let defaultTimeout: Duration = .seconds(10)
+    static let defaultTimeout: Duration = .seconds(15)
 
     private let store: any ReportStore
     private let batchesPerCommit: ValueHistogram
