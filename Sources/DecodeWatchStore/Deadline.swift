@@ -15,6 +15,8 @@ import Synchronization
 ///     operation has moved on to a step with a deadline of its own).
 ///   - onExpiry: runs once when the deadline passes, before the caller gets `expired()`.
 ///   - expired: the error the caller gets at the deadline.
+///   - doomed: asked every ``doomCheckInterval`` until the deadline: an error ends the wait at once (say, the
+///     operation's connection closed, and what it awaits may never answer).
 ///   - operation: the work.
 /// - Returns: the operation's result.
 /// - Throws: what the operation threw, `expired()`, or `CancellationError` when the caller is cancelled.
@@ -23,6 +25,7 @@ package func withDeadline<Result: Sendable>(
     isArmed: @escaping @Sendable () -> Bool = { true },
     onExpiry: @escaping @Sendable () -> Void = {},
     expired: @escaping @Sendable () -> any Error,
+    doomed: (@Sendable () -> (any Error)?)? = nil,
     _ operation: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
     let race = DeadlineRace<Result>()
@@ -37,7 +40,15 @@ package func withDeadline<Result: Sendable>(
                 }
             }
             let timer = Task {
-                guard (try? await Task.sleep(for: timeout)) != nil, isArmed() else { return }
+                let deadline = ContinuousClock.now + timeout
+                while let doomed, ContinuousClock.now < deadline {
+                    guard (try? await Task.sleep(for: min(doomCheckInterval, deadline - .now))) != nil else { return }
+                    if let error = doomed() {
+                        if race.finish(.failure(error)) { work.cancel() }
+                        return
+                    }
+                }
+                guard (try? await Task.sleep(until: deadline)) != nil, isArmed() else { return }
                 if race.finish(.failure(expired()), before: onExpiry) { work.cancel() }
             }
             race.whenFinished {
@@ -50,7 +61,10 @@ package func withDeadline<Result: Sendable>(
     }
 }
 
-/// The caller of ``withDeadline(_:isArmed:onExpiry:expired:_:)`` and who answers it first.
+/// How often ``withDeadline(_:isArmed:onExpiry:expired:doomed:_:)`` asks whether the operation is doomed.
+package let doomCheckInterval: Duration = .milliseconds(100)
+
+/// The caller of ``withDeadline(_:isArmed:onExpiry:expired:doomed:_:)`` and who answers it first.
 private final class DeadlineRace<Result: Sendable>: Sendable {
     private struct State {
         var caller: CheckedContinuation<Result, any Error>?

@@ -93,7 +93,7 @@ public final class PostgresReportStore: SQLStore, Service {
     ///
     /// A `body` past its deadline has its connection closed, which fails its query and keeps the
     /// connection out of the pool; the caller is answered at the deadline whether or not the query ends
-    /// (``withDeadline(_:isArmed:onExpiry:expired:_:)``).
+    /// (``withDeadline(_:isArmed:onExpiry:expired:doomed:_:)``).
     private func withConnection<Result: Sendable>(
         timeout transactionTimeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -121,7 +121,10 @@ public final class PostgresReportStore: SQLStore, Service {
                                 + "retry (a batch stored after all is answered as a duplicate).")
                         self.logger.error("PostgreSQL failed", metadata: ["error": "\(error.message)"])
                         return error
-                    }
+                    },
+                    // A query in flight as its connection closes usually fails with it, but not always
+                    // (see transaction(on:access:logger:_:)): the close answers the caller.
+                    doomed: { connection.isClosed ? ClosedConnectionError() : nil }
                 ) { try await body(connection) }
             }
         }

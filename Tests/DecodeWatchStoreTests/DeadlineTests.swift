@@ -3,7 +3,7 @@ import Testing
 
 import DecodeWatchStore
 
-/// ``withDeadline(_:isArmed:onExpiry:expired:_:)``, the guard every PostgreSQL lease, transaction and
+/// ``withDeadline(_:isArmed:onExpiry:expired:doomed:_:)``, the guard every PostgreSQL lease, transaction and
 /// group commit runs under.
 @Suite("Deadline")
 struct DeadlineTests {
@@ -22,6 +22,21 @@ struct DeadlineTests {
         }
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(expiries.value == 1)
+        parked.release()
+    }
+
+    @Test("a doomed operation is answered with the doom's error long before the deadline")
+    func doomed() async throws {
+        struct Closed: Error {}
+        let started = ContinuousClock.now
+        let parked = Parked()
+        await #expect(throws: Closed.self) {
+            try await withDeadline(
+                .seconds(30), expired: { Expired() },
+                doomed: { ContinuousClock.now - started > .milliseconds(200) ? Closed() : nil }
+            ) { await withCheckedContinuation { parked.park($0) } }
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
         parked.release()
     }
 
