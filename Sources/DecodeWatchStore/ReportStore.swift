@@ -31,7 +31,9 @@ public protocol ReportStore: Sendable {
     /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
     func resolve(group: String, at: Date) async throws
 
-    /// Checks that storage answers, for `/readyz`.
+    /// Checks that storage can commit a write now, for `/readyz`: a collector that answers reads but cannot
+    /// commit ingest must not be sent batches.
+    /// - Throws: ``StoreError`` with code `unavailable` when it cannot.
     func checkReadiness() async throws
 }
 

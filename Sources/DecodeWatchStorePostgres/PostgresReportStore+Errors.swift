@@ -32,6 +32,9 @@ extension PostgresReportStore {
                 return StoreError(.unavailable, "PostgreSQL at \(server) failed (\(error.code)).")
             }
         }
+        if error is ClosedConnectionError {
+            return StoreError(.unavailable, "Cannot reach PostgreSQL at \(server) (the connection was closed).")
+        }
         if error is PostgresDecodingError {
             return StoreError(.unavailable, "PostgreSQL at \(server) returned a value of an unexpected type.")
         }
@@ -39,3 +42,6 @@ extension PostgresReportStore {
         return StoreError(.unavailable, "Cannot reach PostgreSQL at \(server): \(error).")
     }
 }
+
+/// A pooled connection was closed before the transaction began on it.
+struct ClosedConnectionError: Error {}

@@ -46,7 +46,8 @@ public final class PostgresReportStore: SQLStore, Service {
             password: configuration.password, database: configuration.database,
             tls: configuration.tls.map { $0.enforced ? .require($0.settings) : .prefer($0.settings) } ?? .disable)
         client.options.maximumConnections = configuration.poolSize
-        client.options.additionalStartupParameters = configuration.startupParameters
+        client.options.connectTimeout = configuration.connectTimeout
+        client.options.additionalStartupParameters = configuration.startupParameters + configuration.sessionLimits
         self.client = PostgresClient(configuration: client, backgroundLogger: driverLogger)
     }
 
@@ -63,7 +64,8 @@ public final class PostgresReportStore: SQLStore, Service {
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
         do {
             try await migrations.once { try await self.migrate() }
-            return try await withConnection { connection in
+            let timeout = access == .read ? configuration.readTimeout : configuration.transactionTimeout
+            return try await withConnection(timeout: timeout) { connection in
                 try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
                     var step = step
                     while true {
@@ -85,38 +87,46 @@ public final class PostgresReportStore: SQLStore, Service {
         }
     }
 
-    /// Runs `body` on a pooled connection, failing as unavailable when none is handed out within
-    /// ``PostgresStoreConfiguration/acquireTimeout``. Only the wait is bounded: once `body` runs it
-    /// is not timed, so a slow transaction is never cut short by the deadline.
+    /// Runs `body` on a pooled connection, with a deadline for each step: the connection must be handed out
+    /// within ``PostgresStoreConfiguration/acquireTimeout`` and `body` must end within `timeout`, or the
+    /// operation fails as unavailable.
+    ///
+    /// A `body` past its deadline has its connection closed, which fails its query and keeps the
+    /// connection out of the pool; the caller is answered at the deadline whether or not the query ends
+    /// (``withDeadline(_:isArmed:onExpiry:expired:doomed:_:)``).
     private func withConnection<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+        timeout transactionTimeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let acquired = AcquiredFlag()
-        let timeout = configuration.acquireTimeout
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await self.client.withConnection { connection in
-                    acquired.value.store(true, ordering: .sequentiallyConsistent)
-                    return try await body(connection)
-                }
+        let handedOut = HandedOutFlag()
+        let acquireTimeout = configuration.acquireTimeout
+        let server = configuration.redactedURL
+        return try await withDeadline(
+            acquireTimeout, isArmed: { !handedOut.value.load(ordering: .sequentiallyConsistent) },
+            expired: {
+                StoreError(
+                    .unavailable,
+                    "No PostgreSQL connection within \(acquireTimeout.components.seconds) s at \(server); "
+                        + "nothing was stored.")
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                guard acquired.value.load(ordering: .sequentiallyConsistent) else {
-                    throw StoreError(
-                        .unavailable,
-                        "No PostgreSQL connection within \(timeout.components.seconds) s at "
-                            + "\(self.configuration.redactedURL); nothing was stored.")
-                }
-                return nil
+        ) {
+            try await self.client.withConnection { connection in
+                handedOut.value.store(true, ordering: .sequentiallyConsistent)
+                return try await withDeadline(
+                    transactionTimeout, onExpiry: { connection.close().whenComplete { _ in } },
+                    expired: {
+                        let error = StoreError(
+                            .unavailable,
+                            "PostgreSQL at \(server) did not finish the transaction within "
+                                + "\(transactionTimeout.components.seconds) s, so its connection was closed; "
+                                + "retry (a batch stored after all is answered as a duplicate).")
+                        self.logger.error("PostgreSQL failed", metadata: ["error": "\(error.message)"])
+                        return error
+                    },
+                    // A query in flight as its connection closes usually fails with it, but not always
+                    // (see transaction(on:access:logger:_:)): the close answers the caller.
+                    doomed: { connection.isClosed ? ClosedConnectionError() : nil }
+                ) { try await body(connection) }
             }
-            while let next = try await group.next() {
-                if let result = next {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw CancellationError()
         }
     }
 
@@ -135,6 +145,7 @@ public final class PostgresReportStore: SQLStore, Service {
             host: configuration.host, port: configuration.port, username: configuration.username,
             password: configuration.password, database: configuration.database, tls: tls)
         direct.options.additionalStartupParameters = configuration.startupParameters
+        direct.options.connectTimeout = TimeAmount(configuration.connectTimeout)
         let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: driverLogger)
         let applied: [Int64]
         do {
@@ -153,18 +164,24 @@ public final class PostgresReportStore: SQLStore, Service {
     }
 
     /// Runs `body` in one transaction, rolled back when it throws.
+    ///
+    /// Nothing is sent on a connection that is closed already (the server ended the session, or it was
+    /// handed out as it closed): once the channel is torn down, PostgresNIO drops a query written to it
+    /// without answering, so a ROLLBACK after the server went away could wait forever.
     private static func transaction<Result: Sendable>(
         on connection: PostgresConnection, access: SQLAccess, logger: Logger,
         _ body: () async throws -> Result
     ) async throws -> Result {
         let begin: PostgresQuery =
             access == .write ? "BEGIN" : "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+        guard !connection.isClosed else { throw ClosedConnectionError() }
         try await connection.query(begin, logger: logger)
         do {
             let result = try await body()
             try await connection.query("COMMIT", logger: logger)
             return result
         } catch {
+            guard !connection.isClosed else { throw error }
             do {
                 try await connection.query("ROLLBACK", logger: logger)
             } catch {
@@ -246,6 +263,20 @@ extension PostgresStoreConfiguration {
         }
     }
 
+    /// Settings of pooled sessions, the server's side of the deadlines: a session the collector gave up on
+    /// (closed at its deadline, or cut off by the network without a word) must not hold row locks that
+    /// other replicas' commits wait for. The server ends a statement or an idle transaction that outlives
+    /// any deadline, and probes a silent client within seconds instead of the system's two hours.
+    /// Migrations connect without them: a backfill may rightly run longer.
+    fileprivate var sessionLimits: [(String, String)] {
+        let longest = max(transactionTimeout, readTimeout) * 2
+        let milliseconds = longest.components.seconds * 1000 + longest.components.attoseconds / 1_000_000_000_000_000
+        return [
+            ("statement_timeout", "\(milliseconds)"), ("idle_in_transaction_session_timeout", "\(milliseconds)"),
+            ("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"),
+        ]
+    }
+
     /// Settings sent when connecting: the schema to use.
     fileprivate var startupParameters: [(String, String)] {
         guard let schema else { return [] }
@@ -253,7 +284,7 @@ extension PostgresStoreConfiguration {
     }
 }
 
-/// Whether a pooled connection was handed out, shared by the operation and its timer.
-private final class AcquiredFlag: Sendable {
+/// Whether a pooled connection was handed out, shared by the operation and its lease deadline.
+private final class HandedOutFlag: Sendable {
     let value = Atomic<Bool>(false)
 }

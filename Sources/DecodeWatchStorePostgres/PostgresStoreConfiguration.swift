@@ -40,6 +40,17 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     /// keeps retrying a lost server in the background; requests must not wait with it, so ingest
     /// answers 503 (and `/readyz` too) within seconds of an outage.
     public var acquireTimeout: Duration = .seconds(3)
+    /// How long a writing transaction, its commit included, may run on a connection once handed out. Past it the
+    /// operation fails as unavailable and the connection is closed, never returned to the pool: a server
+    /// that is frozen, or a socket that died without a word, would otherwise hold the request, and every
+    /// batch committed after it, forever. A commit cut short may still have committed on the server; a
+    /// client that sends the batch again is answered that it was stored already (SPEC §1).
+    public var transactionTimeout: Duration = .seconds(10)
+    /// The same for a read-only snapshot (a summary or a digest over a long window), which may rightly
+    /// take longer than a commit.
+    public var readTimeout: Duration = .seconds(30)
+    /// How long opening a connection may take, handshake and login included, before the pool tries again.
+    public var connectTimeout: Duration = .seconds(5)
 
     /// The default number of pooled connections.
     public static let defaultPoolSize = 10

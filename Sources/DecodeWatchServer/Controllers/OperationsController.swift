@@ -24,7 +24,7 @@ struct OperationsController<Context: RequestContext>: Sendable {
         } catch {
             context.logger.warning("Not ready", metadata: ["error": "\(error)"])
             throw APIError(
-                .serviceUnavailable, "storage_unavailable", "Storage does not answer: \(error)", retryAfter: 5)
+                .serviceUnavailable, "storage_unavailable", "Storage cannot commit a write now: \(error)", retryAfter: 5)
         }
         return try Response.json(["status": "ready"])
     }

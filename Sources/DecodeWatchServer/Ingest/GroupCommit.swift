@@ -9,18 +9,26 @@ import Prometheus
 /// ``maxBatches``. Under load, commits grow with the load and each batch waits at most for the commit
 /// ahead of it; idle, nothing waits. Each caller returns after the commit that holds its batch, with its
 /// own outcome; a failed commit throws to every caller in it and stores none of their batches.
+///
+/// Each commit has a deadline, ``defaultTimeout``: a store call that never returns would otherwise hold
+/// every later batch behind it. Past the deadline the commit's callers get ``StoreError`` `unavailable`
+/// (503, send again) and the next commit starts; the store's own deadlines normally end it sooner.
 actor GroupCommit {
     /// Most batches in one commit.
     static let maxBatches = 64
+    /// How long one commit may take before its callers are answered unavailable.
+    static let defaultTimeout: Duration = .seconds(15)
 
     private let store: any ReportStore
     private let batchesPerCommit: ValueHistogram
     private let commitDuration: DurationHistogram
     private var waiting: [(batch: BatchAggregate, caller: CheckedContinuation<IngestOutcome, any Error>)] = []
     private var committing = false
+    private let timeout: Duration
 
-    init(store: any ReportStore, registry: PrometheusCollectorRegistry) {
+    init(store: any ReportStore, registry: PrometheusCollectorRegistry, timeout: Duration = defaultTimeout) {
         self.store = store
+        self.timeout = timeout
         batchesPerCommit = registry.makeValueHistogram(
             descriptor: .decodewatch(
                 "ingest", "batches_per_commit", unit: "", help: "Batches stored together in one transaction."),
@@ -56,7 +64,18 @@ actor GroupCommit {
             let started = ContinuousClock.now
             do {
                 defer { commitDuration.record(ContinuousClock.now - started) }
-                let outcomes = try await store.ingest(group.map(\.batch))
+                let store = store
+                let batches = group.map(\.batch)
+                let timeout = timeout
+                let outcomes = try await withDeadline(
+                    timeout,
+                    expired: {
+                        StoreError(
+                            .unavailable,
+                            "Storage did not finish the commit within \(timeout.components.seconds) s; "
+                                + "retry (a batch stored after all is answered as a duplicate).")
+                    }
+                ) { try await store.ingest(batches) }
                 for (entry, outcome) in zip(group, outcomes) { entry.caller.resume(returning: outcome) }
             } catch {
                 for entry in group { entry.caller.resume(throwing: error) }

@@ -270,6 +270,10 @@ enum SQLiteMigrations {
             try db.execute(sql: "DELETE FROM \(DayCounts.table)")
             try db.execute(sql: DayCounts.backfill(in: .sqlite))
         }
+        migrator.registerMigration("createReadinessChecks") { db in
+            // `/readyz` commits a write to this one row: only a write proves that ingest can commit.
+            try db.execute(sql: "CREATE TABLE readiness_checks (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL)")
+        }
         return migrator
     }
 

@@ -45,7 +45,19 @@ extension SQLStore {
         }
     }
 
+    /// Commits a one-row write: a read would pass on a database that is read-only or cannot commit.
     public func checkReadiness() async throws {
-        _ = try await perform(.fetch(SQLStatement("SELECT 1 AS ready")) { $0.count }, access: .lookup)
+        try await commitReadinessWrite()
+    }
+
+    /// Upserts the one row of `readiness_checks` in a write transaction.
+    package func commitReadinessWrite() async throws {
+        let statement = SQLStatement(
+            """
+            INSERT INTO readiness_checks (id, checked_at) VALUES (1, \(dialect.parameter(1)))
+            ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+            """,
+            [SQLValue(Date())])
+        _ = try await perform(.fetch(statement) { $0.count }, access: .write)
     }
 }

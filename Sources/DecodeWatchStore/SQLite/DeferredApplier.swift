@@ -103,6 +103,12 @@ actor DeferredApplier {
         return seqs.map { $0 == nil ? .duplicate : .stored }
     }
 
+    /// Throws when acknowledging would: the log cannot commit, or it is full while writes fail.
+    func checkReadiness() async throws {
+        if waiting.count >= bounds.batches || waitingSampleBytes >= bounds.sampleBytes, let failure { throw failure }
+        try await log.commitReadinessWrite()
+    }
+
     /// Returns once every batch acknowledged before the call is in the rollups.
     /// - Throws: the last write's error while writes fail: a reader must not see the rollups without them.
     func settle() async throws {

@@ -57,6 +57,20 @@ final class PendingLog: Sendable {
                         UNIQUE (app_id, batch_id)
                     )
                     """)
+            try db.execute(
+                sql: "CREATE TABLE IF NOT EXISTS readiness_checks (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL)")
+        }
+    }
+
+    /// Commits a one-row write, as an append would: `/readyz` proves that acknowledging can commit.
+    func commitReadinessWrite() async throws {
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO readiness_checks (id, checked_at) VALUES (1, ?)
+                    ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+                    """,
+                arguments: [Date().milliseconds])
         }
     }
 

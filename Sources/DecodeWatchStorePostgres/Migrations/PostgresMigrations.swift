@@ -322,6 +322,12 @@ enum PostgresMigrations {
                 "DELETE FROM \(DayCounts.table)",
                 DayCounts.backfill(in: .postgres),
             ]),
+        Migration(
+            version: 14, name: "create_readiness_checks",
+            statements: [
+                // `/readyz` commits a write to this one row: a read passes on a server that is read-only.
+                "CREATE TABLE readiness_checks (id BIGINT PRIMARY KEY, checked_at BIGINT NOT NULL)"
+            ]),
     ]
 
     /// The first key of the advisory lock held while migrating ('DWmg'); the second is the schema's hash,

@@ -63,6 +63,11 @@ extension DecodeWatchCommand {
         @Option(help: "The URL the dashboard is reachable at, e.g. https://decodewatch.example.com; alerts link to it.")
         var publicURL: String?
 
+        /// How long a graceful shutdown may take before the services are cancelled.
+        static let maximumGracefulShutdown: Duration = .seconds(20)
+        /// How long cancelled services may take to end before the process aborts.
+        static let maximumCancellation: Duration = .seconds(5)
+
         func validate() throws {
             for route in routes where RouteTemplate(route) == nil {
                 throw ValidationError("--route '\(route)' must look like 'GET /v2/posts/{slug}'.")
@@ -139,14 +144,18 @@ extension DecodeWatchCommand {
             // Whatever ends the group (a signal, a refused start, a failed service) shuts it down gracefully,
             // in reverse order: the pool stops last, after every job that may still be waiting on it. Cancelling
             // all at once could stop the pool under a job's pending query, which then never returns.
-            let group = ServiceGroup(
-                configuration: .init(
-                    services: services.map {
-                        .init(
-                            service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
-                            failureTerminationBehavior: .gracefullyShutdownGroup)
-                    }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            var groupConfiguration = ServiceGroupConfiguration(
+                services: services.map {
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // Storage deadlines end every request within seconds, so a graceful shutdown normally takes no
+            // longer; these bound it anyway, whatever state the database is in, well inside an orchestrator's
+            // usual 30 s grace period: past the first, services are cancelled; past both, the process aborts.
+            groupConfiguration.maximumGracefulShutdownDuration = Self.maximumGracefulShutdown
+            groupConfiguration.maximumCancellationDuration = Self.maximumCancellation
+            try await ServiceGroup(configuration: groupConfiguration).run()
         }
 
         /// Logs who may send and read, and refuses a non-loopback address while either is open to anyone.
