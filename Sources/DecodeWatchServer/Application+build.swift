@@ -67,8 +67,12 @@ public func buildApplication(
             configuration: .init(
                 additionalChannelHandlers: [IngestRefusalHandler(refusal: refusal)],
                 idleTimeout: TimeAmount(configuration.idleTimeout))),
+        // The listen backlog holds as many connections as may be open (Linux caps it at net.core.somaxconn): when a
+        // storm's clients all reconnect at once after their 429s, none is dropped, and a probe's connection is not
+        // dropped with them to wait for the client's SYN retry (1 s, then 3 s) behind a full backlog of 256.
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: serverName,
+            backlog: max(256, configuration.maxConnections),
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
         services: [IdleMemoryRelease(gate: gate)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
