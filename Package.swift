@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // OpenAPI documents for contract drift; without its external-loading trait, which only slows the build.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -102,7 +103,9 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache", condition: collector),
                 .product(name: "NIOCore", package: "swift-nio", condition: collector),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: collector),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: collector),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: collector),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ],
             // The dashboard's Mustache templates and stylesheet, read from the bundle at start.
             resources: [.copy("Dashboard/Templates")]

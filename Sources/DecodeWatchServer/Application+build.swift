@@ -31,14 +31,19 @@ public func buildApplication(
     let validator = BatchValidator(limits: configuration.limits, normalizer: normalizer)
     let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys)
     let logsBatches = acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
+    let gate = IngestGate(
+        maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute)
+    let metrics = IngestMetrics(registry: registry)
+    let refusal = IngestRefusal(
+        gate: gate, refused: metrics.refusedBatches, retryAfter: configuration.retryAfterSeconds,
+        serverName: serverName)
     IngestController(
         commits: GroupCommit(store: store, registry: registry),
         verifier: verifier,
         validator: validator,
         redactor: redactor,
-        gate: IngestGate(
-            maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute),
-        metrics: IngestMetrics(registry: registry),
+        gate: gate,
+        metrics: metrics,
         retryAfter: configuration.retryAfterSeconds,
         readTimeout: configuration.readTimeout,
         keepsSource: logsBatches
@@ -57,13 +62,25 @@ public func buildApplication(
     }
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+        // Refuses batches while the ingest queue is full before they reach the router, and closes refused connections.
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [IngestRefusalHandler(refusal: refusal)],
+                idleTimeout: TimeAmount(configuration.idleTimeout))),
+        // The listen backlog holds as many connections as may be open (Linux caps it at net.core.somaxconn): when a
+        // storm's clients all reconnect at once after their 429s, none is dropped, and a probe's connection is not
+        // dropped with them to wait for the client's SYN retry (1 s, then 3 s) behind a full backlog of 256.
         configuration: .init(
-            address: .hostname(configuration.host, port: configuration.port), serverName: "decodewatch",
+            address: .hostname(configuration.host, port: configuration.port), serverName: serverName,
+            backlog: max(256, configuration.maxConnections),
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
+        services: [IdleMemoryRelease(gate: gate)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
+
+/// The `Server` header of every answer.
+private let serverName = "decodewatch"
 
 /// On SQLite, acknowledges each batch once it is in the store's log of acknowledged batches and folds it into the
 /// rollups in the background, many per transaction: one writer serves the whole database, and a commit costs

@@ -25,19 +25,29 @@ struct IngestController<Context: RequestContext>: Sendable {
         let started = ContinuousClock.now
         guard gate.enter() else {
             metrics.refusedBatches.increment()
-            throw APIError(
-                .tooManyRequests, "ingest_queue_full",
-                "The collector's ingest queue is full; retry after \(retryAfter) seconds.", retryAfter: retryAfter)
+            return try Self.closing(.ingestQueueFull(retryAfter: retryAfter), request, context)
         }
         defer { gate.leave() }
         do {
             let response = try await process(request, context: context)
             metrics.duration.record(ContinuousClock.now - started)
             return response
+        } catch let error as APIError where error.status == .tooManyRequests {
+            metrics.refusedBatches.increment()
+            return try Self.closing(error, request, context)
         } catch {
             metrics.refusedBatches.increment()
             throw error
         }
+    }
+
+    /// A 429 that closes its connection (``IngestRefusalHandler`` closes it once written), before the body is read:
+    /// a client retrying at once then pays for a new connection, and the body it sent is never read to make way for
+    /// a next request on this one.
+    private static func closing(_ error: APIError, _ request: Request, _ context: Context) throws -> Response {
+        var response = try error.response(from: request, context: context)
+        response.headers[.connection] = "close"
+        return response
     }
 
     /// Identifies the app, admits it, then reads, validates and commits: every check that needs no
@@ -108,6 +118,15 @@ struct IngestController<Context: RequestContext>: Sendable {
                 .tooManyRequests, "rate_limited",
                 "App '\(app.prefix(200))' is over its rate limit; retry after \(wait) seconds.", retryAfter: wait)
         }
+    }
+}
+
+extension APIError {
+    /// The 429 of a full ingest queue; ``IngestRefusalHandler`` gives the same before a request reaches the router.
+    static func ingestQueueFull(retryAfter: Int) -> APIError {
+        APIError(
+            .tooManyRequests, "ingest_queue_full",
+            "The collector's ingest queue is full; retry after \(retryAfter) seconds.", retryAfter: retryAfter)
     }
 }
 

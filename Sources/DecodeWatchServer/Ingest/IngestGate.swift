@@ -10,6 +10,7 @@ final class IngestGate: Sendable {
     private let maxConcurrent: Int
     private let batchesPerMinute: Int?
     private let inFlight = Atomic<Int>(0)
+    private let requests = Atomic<Int>(0)
     private let buckets = Mutex<[String: TokenBucket]>([:])
     /// Buckets kept before idle ones are swept.
     static let sweepThreshold = 1024
@@ -22,6 +23,7 @@ final class IngestGate: Sendable {
     /// Takes a place in the ingest queue.
     /// - Returns: `false` when the queue is full.
     func enter() -> Bool {
+        requests.add(1, ordering: .relaxed)
         let now = inFlight.add(1, ordering: .acquiringAndReleasing).newValue
         if now > maxConcurrent {
             inFlight.subtract(1, ordering: .acquiringAndReleasing)
@@ -29,6 +31,20 @@ final class IngestGate: Sendable {
         }
         return true
     }
+
+    /// Whether ``enter()`` would fail now; read on the event loops to refuse a batch before its body arrives.
+    var isFull: Bool { inFlight.load(ordering: .relaxed) >= maxConcurrent }
+
+    /// Counts a batch refused before it reached ``enter()`` (``IngestRefusalHandler``).
+    func noteRefused() {
+        requests.add(1, ordering: .relaxed)
+    }
+
+    /// Batches that asked for a place so far, let in or not: it changes while ingest is busy.
+    var activity: Int { requests.load(ordering: .relaxed) }
+
+    /// Whether no batch holds a place now.
+    var isIdle: Bool { inFlight.load(ordering: .relaxed) == 0 }
 
     /// Gives back a place taken by ``enter()``.
     func leave() {
