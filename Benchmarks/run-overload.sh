@@ -12,7 +12,7 @@
 # unless the run outlasts the batches written (the duplicates are counted).
 # Needs wrk, curl and python3.
 # Usage: Benchmarks/run-overload.sh [capacity-seconds] [soak-seconds] [storm-connections] [binary]
-#   REALISTIC_BATCHES=path/to/realistic_batches.py   the batch writer (default: /work/shared/bench/realistic_batches.py)
+#   REALISTIC_BATCHES=path/to/realistic_batches.py   the batch writer (default: shared/bench/ beside the repository)
 #   BATCHES=DIR   batches written by an earlier run (cap/, storm/, after/), to skip writing them again
 #   REFERENCE=path/to/decodewatch   another build measured the same way first, in the same run
 set -euo pipefail
@@ -21,7 +21,7 @@ seconds=${1:-10}
 soak=${2:-240}
 storm=${3:-1024}
 binary=${4:-../.build/release/decodewatch}
-writer=${REALISTIC_BATCHES:-/work/shared/bench/realistic_batches.py}
+writer=${REALISTIC_BATCHES:-$(cd ../.. && pwd)/shared/bench/realistic_batches.py}
 port=18090
 url=http://127.0.0.1:$port
 work=$(mktemp -d)
