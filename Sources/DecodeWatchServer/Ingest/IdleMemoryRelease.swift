@@ -59,9 +59,11 @@ struct IdleMemoryRelease: Service {
     }
 
     #if canImport(Glibc)
-        private typealias MallocControl = @convention(c) (
-            UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
-        ) -> CInt
+        private typealias MallocControl =
+            @convention(c) (
+                UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?,
+                Int
+            ) -> CInt
 
         private typealias MallocTrim = @convention(c) (Int) -> CInt
 

@@ -184,7 +184,8 @@ enum HTTPDate {
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
+        return
+            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }
