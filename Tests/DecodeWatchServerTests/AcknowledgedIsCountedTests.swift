@@ -31,6 +31,27 @@ struct AcknowledgedIsCountedTests {
     }
 
     @Test(
+        "a report dated before 1970 is counted at its receive time; reads reaching before 1970 answer",
+        arguments: [false, true])
+    func beforeTheEpoch(withoutLog: Bool) async throws {
+        try await TestCollector.run(withoutLog: withoutLog) { collector in
+            let answer = try await collector.ingest(
+                Data(
+                    #"{"batch_id":"old","sent_at":"1969-12-31T23:59:00Z","app":{"id":"com.example.shop"},"decodes":[{"endpoint":"GET /v2/posts","count":4}],"reports":[{"occurred_at":"1969-12-31T23:30:00Z","endpoint":"GET /v2/posts","path":["title"],"kind":"keyNotFound"},{"occurred_at":"0001-01-01T00:00:00Z","endpoint":"GET /v2/posts","path":["title"],"kind":"keyNotFound"}]}"#
+                        .utf8))
+            #expect(answer.status == 202)
+            #expect(answer.json["accepted"] as? Int == 2)
+            for query in [
+                "since=1960-01-01T00:00:00Z", "since=0001-01-01T00:00:00Z&until=1969-01-01T00:00:00Z", "since=1h",
+            ] {
+                let fields = try await collector.fields(query).fields
+                #expect(fields.map(\.count) == (query.contains("until") ? [] : [2]), "\(query)")
+            }
+            #expect(try await collector.send("GET", "/healthz").status == 200)
+        }
+    }
+
+    @Test(
         "batches whose strings differ only by canonical equivalence are two batches, each counted",
         arguments: [false, true])
     func canonicalEquivalentBatchesCounted(withoutLog: Bool) async throws {

@@ -6,14 +6,14 @@ public enum Minute {
     /// How long per-minute counts are kept; a window edge older than this counts whole hours there.
     public static let kept: TimeInterval = 7 * 86_400
 
-    /// The index of the minute containing a date.
+    /// The index of the minute containing a date; never negative, as ``Hour``'s.
     public static func index(of date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 / 60).rounded(.down))
+        max(0, Int64((date.timeIntervalSince1970 / 60).rounded(.down)))
     }
 
-    /// The index of the first minute that starts at or after a date.
+    /// The index of the first minute that starts at or after a date; never negative.
     public static func ceilingIndex(of date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 / 60).rounded(.up))
+        max(0, Int64((date.timeIntervalSince1970 / 60).rounded(.up)))
     }
 
     /// The index of the hour (``Hour``) a minute belongs to.

@@ -15,6 +15,10 @@ public struct BatchValidator: Sendable {
     /// receive time: a device clock set in the future must not push `last_seen` into the future.
     static let futureTolerance: TimeInterval = 3600
 
+    /// Reports and `sent_at` dated before this (1970-01-01, where hour and minute indexes start, ``Hour``) are
+    /// counted at the receive time, as those too far ahead are: only a reset or broken clock shows such a date.
+    static let earliest = Date(timeIntervalSince1970: 0)
+
     /// Creates a validator.
     public init(limits: IngestLimits = IngestLimits(), normalizer: EndpointNormalizer = EndpointNormalizer()) {
         self.limits = limits
@@ -36,6 +40,9 @@ public struct BatchValidator: Sendable {
         if let sent = sentAt, sent > receivedAt.addingTimeInterval(Self.futureTolerance) {
             sentAt = receivedAt
             warnings.append("sent_at: more than an hour ahead of the collector's clock; the receive time is used")
+        } else if let sent = sentAt, sent < Self.earliest {
+            sentAt = receivedAt
+            warnings.append("sent_at: before 1970-01-01, a clock that was reset; the receive time is used")
         }
         var decodes: [EndpointCount] = []
         for (index, slot) in incoming.decodes.enumerated() {
@@ -218,7 +225,8 @@ public struct BatchValidator: Sendable {
         guard IngestLimits.Field.reportCount.contains(report.count) else {
             return .failure(FieldProblem("\(field).count: must be from 1 to 1000000, got \(report.count)"))
         }
-        if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) {
+        if report.occurredAt > receivedAt.addingTimeInterval(Self.futureTolerance) || report.occurredAt < Self.earliest
+        {
             report.occurredAt = receivedAt
         }
         let group =
