@@ -74,7 +74,7 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port), serverName: serverName,
             backlog: max(256, configuration.maxConnections),
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
-        services: [IdleMemoryRelease(gate: gate)],
+        services: [IdleMemoryRelease(gate: gate, store: store)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }

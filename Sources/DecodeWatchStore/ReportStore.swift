@@ -35,9 +35,15 @@ public protocol ReportStore: Sendable {
     /// commit ingest must not be sent batches.
     /// - Throws: ``StoreError`` with code `unavailable` when it cannot.
     func checkReadiness() async throws
+
+    /// Frees what the store keeps only to go faster (caches, idle connections), once ingest has gone quiet.
+    func releaseMemory() async
 }
 
 extension ReportStore {
+    /// Nothing to free.
+    public func releaseMemory() async {}
+
     /// Stores one batch in its own transaction.
     /// - Returns: whether it was stored or had been stored before.
     public func ingest(_ batch: BatchAggregate) async throws -> IngestOutcome {

@@ -1,3 +1,4 @@
+import DecodeWatchStore
 import Foundation
 import ServiceLifecycle
 
@@ -13,6 +14,10 @@ import ServiceLifecycle
 /// walks the heaps, so it runs only once ingest has been quiet for a second, again after ``secondTrim`` (for what
 /// the background folding of acknowledged batches freed meanwhile), and then every ``laterTrims`` while quiet.
 ///
+/// From the second release on, the store first frees what it keeps only to go faster (``ReportStore/releaseMemory()``:
+/// on SQLite the idle readers with their page caches and maps of the file, the writer's page cache and the table of
+/// install rows committed lately), so that malloc has that to give back too.
+///
 /// With jemalloc preloaded (deploy/ runs the collector so), `malloc_trim` is glibc's and finds nothing to give
 /// back; jemalloc returns freed pages itself only as later allocations advance its decay clock, which an idle
 /// process never does. Its arenas are purged through `mallctl("arena.<all>.purge")` instead. Other allocators,
@@ -24,6 +29,8 @@ struct IdleMemoryRelease: Service {
     static let laterTrims = 60
 
     let gate: IngestGate
+    /// Frees its caches first, so that what they held is free when malloc gives memory back.
+    let store: any ReportStore
     /// Called once per release; by default, ``releaseFreeMemory()``.
     var release: @Sendable () -> Void = { IdleMemoryRelease.releaseFreeMemory() }
 
@@ -39,6 +46,10 @@ struct IdleMemoryRelease: Service {
                     continue
                 }
                 quietSeconds += 1
+                if quietSeconds == Self.secondTrim || quietSeconds % Self.laterTrims == 0 {
+                    // Caches are freed only after a longer quiet than a lull between bursts.
+                    await store.releaseMemory()
+                }
                 if quietSeconds == 1 || quietSeconds == Self.secondTrim || quietSeconds % Self.laterTrims == 0 {
                     release()
                 }

@@ -170,6 +170,14 @@ public final class SQLiteReportStore: SQLStore {
     /// SQLite's `SQLITE_TRANSIENT`: copy the bytes before the call returns.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
+    /// Closes the idle readers (their page caches and maps of the file), empties the writer's page cache and
+    /// forgets which install rows were committed lately: each is rebuilt by the next commit or read that needs it.
+    public func releaseMemory() async {
+        committedInstalls.forget()
+        pool.releaseMemoryEventually()
+        try? await pool.writeWithoutTransaction { $0.releaseMemory() }
+    }
+
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
