@@ -71,10 +71,9 @@ extension SQLiteReportStore {
         return try keys.compactMap { id, key in
             guard let row = try Row.fetchOne(lookup, arguments: [id]) else { return nil }
             // Byte for byte (``GroupKey``'s equality), as the write compares them.
-            let stored = GroupKey(
-                app: row["app_id"], endpoint: row["endpoint"], path: row["path"],
-                kind: ReportKind(rawValue: row["kind"]) ?? .other)
-            guard stored == key, row["kind"] == key.kind.rawValue else { throw StoreError.groupConflict(id) }
+            guard let kind = ReportKind(rawValue: row["kind"]),
+                GroupKey(app: row["app_id"], endpoint: row["endpoint"], path: row["path"], kind: kind) == key
+            else { throw StoreError.groupConflict(id) }
             return key
         }
     }
