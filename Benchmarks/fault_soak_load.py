@@ -4,7 +4,7 @@
     fault_soak_load.py load --ports 18101,18102,18103 --seconds 600 --rate 200 --out results.json
     fault_soak_load.py verdict --results results.json --fields fields.json --http-fields http.json ...
 
-`load` posts distinct deflate batches (SPEC section 1) round-robin over the replicas at a bounded rate
+`load` posts distinct deflate batches (docs/wire-format.md#batch) round-robin over the replicas at a bounded rate
 from N worker threads. A batch is re-sent, to the next replica after a short backoff, until some replica
 answers 202 or the give-up time after the load passes; connection errors, timeouts, 408, 429 and 5xx are
 retried, as an SDK would. A 202 with "duplicate": true after an attempt of unknown outcome is still the

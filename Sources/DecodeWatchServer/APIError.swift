@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// A client-facing failure: an HTTP status and the SPEC §1 error body
+/// A client-facing failure: an HTTP status and the error body of docs/wire-format.md#errors
 /// `{"error": {"code": "<snake_case>", "message": "<sentence>"}}`.
 public struct APIError: HTTPResponseError, Sendable {
     /// The HTTP status.

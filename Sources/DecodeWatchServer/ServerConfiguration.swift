@@ -1,7 +1,7 @@
 import DecodeWatchCore
 import Foundation
 
-/// Everything the collector can be told at start. The defaults are those of SPEC §1.
+/// Everything the collector can be told at start. The defaults are those of docs/wire-format.md#limits.
 public struct ServerConfiguration: Sendable {
     /// Address to listen on.
     public var host: String

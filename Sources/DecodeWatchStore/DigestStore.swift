@@ -21,7 +21,7 @@ public protocol DigestStore: ReportStore {
     func lifecycles(groups: [String]) async throws -> [String: GroupLifecycle]
 
     /// Totals over every group in a window (hourly rollups, like ``ReportStore/fields(_:)``): exact, but for
-    /// installs, estimated within 2 % once a bucket of the window has more than 1,000 (SPEC §3).
+    /// installs, estimated within 2 % once a bucket of the window has more than 1,000 (docs/api.md#installs-and-rates).
     /// - Parameters:
     ///   - app: only this app, or every app.
     ///   - since: start, inclusive.

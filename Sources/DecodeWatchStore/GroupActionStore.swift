@@ -235,7 +235,7 @@ extension GroupActionStore {
     /// The breaking-fields summary with the decisions in force applied to each `status`, and those decisions.
     ///
     /// A group resolved in the next version and since reported only by versions that were already out
-    /// stays `resolved`; mutes leave `status` as SPEC §3 defines it and come back in the second value.
+    /// stays `resolved`; mutes leave `status` as docs/api.md#status defines it and come back in the second value.
     /// - Parameters:
     ///   - query: filters and window.
     ///   - now: the time mutes are evaluated at.

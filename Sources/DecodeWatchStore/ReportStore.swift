@@ -14,13 +14,13 @@ public protocol ReportStore: Sendable {
     /// - Throws: ``StoreError`` with code `unavailable` when storage cannot commit; nothing was stored then.
     func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome]
 
-    /// The breaking-fields summary of SPEC §3.
+    /// The breaking-fields summary of docs/api.md#breaking-fields.
     /// - Parameter query: filters and window.
     /// - Returns: one entry per group with reports in the window.
     func fields(_ query: FieldsQuery) async throws -> FieldsSummary
 
-    /// The summary (SPEC §3) of some groups in `[since, until)`, most failures first: it reads only those
-    /// groups' rollup rows, so one group's page costs the same however many groups fail.
+    /// The summary (docs/api.md#breaking-fields) of some groups in `[since, until)`, most failures first: it reads only
+    /// those groups' rollup rows, so one group's page costs the same however many groups fail.
     /// - Returns: an entry per group with failures in the window.
     func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary]
 

@@ -6,7 +6,7 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// The store for several collector replicas sharing one PostgreSQL (SPEC §5).
+/// The store for several collector replicas sharing one PostgreSQL (docs/ARCHITECTURE.md#storage).
 ///
 /// It stores and answers exactly like ``SQLiteReportStore`` (the logic is shared, ``SQLStore``): each
 /// batch is one `READ COMMITTED` transaction of additive upserts written in a stable order, so replicas

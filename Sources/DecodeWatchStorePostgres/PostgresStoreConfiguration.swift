@@ -44,7 +44,7 @@ public struct PostgresStoreConfiguration: Sendable, Hashable, CustomStringConver
     /// operation fails as unavailable and the connection is closed, never returned to the pool: a server
     /// that is frozen, or a socket that died without a word, would otherwise hold the request, and every
     /// batch committed after it, forever. A commit cut short may still have committed on the server; a
-    /// client that sends the batch again is answered that it was stored already (SPEC §1).
+    /// client that sends the batch again is answered that it was stored already (docs/wire-format.md#duplicates).
     public var transactionTimeout: Duration = .seconds(10)
     /// The same for a read-only snapshot (a summary or a digest over a long window), which may rightly
     /// take longer than a commit.

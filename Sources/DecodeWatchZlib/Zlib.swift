@@ -129,7 +129,7 @@ public struct InflateLimits: Sendable, Hashable {
     /// Output size below which the ratio is not checked.
     public var ratioCheckMinimumBytes: Int
 
-    /// Creates limits; the defaults are those of SPEC §1 (16 MiB, 100:1 above 64 KiB).
+    /// Creates limits; the defaults are those of docs/wire-format.md#limits (16 MiB, 100:1 above 64 KiB).
     public init(maxBytes: Int = 16 << 20, maxRatio: Int = 100, ratioCheckMinimumBytes: Int = 64 << 10) {
         self.maxBytes = maxBytes
         self.maxRatio = maxRatio

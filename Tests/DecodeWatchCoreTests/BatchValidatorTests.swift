@@ -2,7 +2,7 @@ import DecodeWatchCore
 import Foundation
 import Testing
 
-@Suite("Batch validation (SPEC §1)")
+@Suite("Batch validation (docs/wire-format.md#batch)")
 struct BatchValidatorTests {
     let received = RFC3339.date(from: "2026-11-21T10:00:00Z")!
 
@@ -14,7 +14,7 @@ struct BatchValidatorTests {
         #"{"batch_id":"b1","app":{"id":"com.example.shop","version":"5.2.0"}\#(extra),"reports":[\#(reports)]}"#
     }
 
-    @Test("the SPEC example batch validates with its group key")
+    @Test("the example batch of docs/wire-format.md#batch validates with its group key")
     func specExample() throws {
         let url = try #require(
             Bundle.module.url(forResource: "spec-example", withExtension: "json", subdirectory: "Fixtures"))

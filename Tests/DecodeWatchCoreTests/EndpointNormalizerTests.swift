@@ -1,7 +1,7 @@
 import DecodeWatchCore
 import Testing
 
-@Suite("Endpoint normalization (SPEC §2)")
+@Suite("Endpoint normalization (docs/wire-format.md#endpoint)")
 struct EndpointNormalizerTests {
     @Test(
         "endpoints normalize to their grouping form",
@@ -47,7 +47,7 @@ struct EndpointNormalizerTests {
     }
 }
 
-@Suite("Path rendering (SPEC §2)")
+@Suite("Path rendering (docs/wire-format.md#path)")
 struct PathRendererTests {
     @Test(
         "coding paths render as wildcard JSONPath",

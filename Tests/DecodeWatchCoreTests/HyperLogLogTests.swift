@@ -2,7 +2,8 @@ import DecodeWatchCore
 import Foundation
 import Testing
 
-/// The install sketch: within SPEC §3's 2 % at every size, mergeable, and safe to read back from storage.
+/// The install sketch: within the 2 % of docs/api.md#installs-and-rates at every size, mergeable, and safe to read back
+/// from storage.
 @Suite struct HyperLogLogTests {
     /// The hashes the collector stores for `count` install ids: FNV-1a, whose bits avalanche weakly.
     static func installHashes(_ range: Range<Int>) -> [UInt64] {

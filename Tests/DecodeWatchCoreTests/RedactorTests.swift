@@ -2,7 +2,7 @@ import DecodeWatchCore
 import Foundation
 import Testing
 
-@Suite("Redaction (SPEC §7)")
+@Suite("Redaction (docs/wire-format.md#redaction)")
 struct RedactorTests {
     let redactor = Redactor()
 

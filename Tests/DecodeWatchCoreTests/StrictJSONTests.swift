@@ -348,8 +348,8 @@ struct StrictJSONTests {
     }
 }
 
-/// A batch shaped like real traffic (SPEC §1), about 37 KB: 100 reports with paths, messages and escaped
-/// snippets, some non-ASCII text. Shared by the table and by throughput measurements.
+/// A batch shaped like real traffic (docs/wire-format.md#batch), about 37 KB: 100 reports with paths, messages and
+/// escaped snippets, some non-ASCII text. Shared by the table and by throughput measurements.
 func realisticBatch() -> [UInt8] {
     var reports: [String] = []
     for index in 0..<100 {

@@ -158,7 +158,7 @@ struct HostileInputTests {
     }
 
     @Test(
-        "only SPEC's 400 reasons refuse a batch: bad header values are cut or dropped and named in warnings",
+        "only the 400 reasons refuse a batch: bad header values are cut or dropped and named in warnings",
         arguments: [
             (
                 #"{"app": {"id": "com.example.shop", "version": "\#(String(repeating: "9", count: 100))"}}"#,
@@ -275,7 +275,7 @@ struct HostileInputTests {
     }
 }
 
-@Suite("Redaction before storing (SPEC §7)")
+@Suite("Redaction before storing (docs/wire-format.md#redaction)")
 struct StoredRedactionTests {
     /// Stores one report and returns the sample the summary shows.
     static func storedSample(

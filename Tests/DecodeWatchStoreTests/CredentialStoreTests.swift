@@ -2,7 +2,7 @@ import DecodeWatchStore
 import Foundation
 import Testing
 
-/// What every backend must do with ingest keys and read tokens (SPEC §6).
+/// What every backend must do with ingest keys and read tokens (docs/api.md#access).
 @Suite("CredentialStore conformance")
 struct CredentialStoreTests {
     static let created = date("2026-11-21T10:00:00Z")

@@ -3,8 +3,8 @@ import DecodeWatchStore
 import Foundation
 import Testing
 
-/// SPEC §3 installs with bounded storage, on every backend: a cell (group and hour or minute) keeps up to
-/// 1,000 install hashes exactly, then folds them into a HyperLogLog sketch read within 2 %.
+/// Installs (docs/api.md#installs-and-rates) with bounded storage, on every backend: a cell (group and hour or minute)
+/// keeps up to 1,000 install hashes exactly, then folds them into a HyperLogLog sketch read within 2 %.
 @Suite struct InstallSketchStoreTests {
     /// The start of the hour three hours ago: recent enough for minute-exact windows, and in the past.
     static let base = Hour.start(of: Hour.index(of: Date()) - 3)

@@ -3,7 +3,7 @@ import DecodeWatchStore
 import Foundation
 import Testing
 
-/// SPEC §3: windows `[since, until)` are exact to the minute for recent data, on every backend.
+/// docs/api.md#windows: windows `[since, until)` are exact to the minute for recent data, on every backend.
 @Suite("Windows exact to the minute")
 struct MinuteWindowStoreTests {
     /// The start of the hour three hours ago: recent, and every offset below stays in the past.

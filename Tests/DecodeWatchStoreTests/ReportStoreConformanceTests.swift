@@ -3,7 +3,8 @@ import DecodeWatchStore
 import Foundation
 import Testing
 
-/// What every backend must do when storing and summarizing reports (SPEC §3, §5).
+/// What every backend must do when storing and summarizing reports (docs/api.md#breaking-fields,
+/// docs/ARCHITECTURE.md#storage).
 @Suite("ReportStore conformance")
 struct ReportStoreConformanceTests {
     static let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))

@@ -3,7 +3,7 @@ import DecodeWatchStore
 import Foundation
 import Testing
 
-/// The breaking-fields summary as storage computes it (SPEC §3), on every backend.
+/// The breaking-fields summary as storage computes it (docs/api.md#breaking-fields), on every backend.
 @Suite("Fields summary from storage")
 struct SummaryStoreTests {
     static let window = ReportStoreConformanceTests.window

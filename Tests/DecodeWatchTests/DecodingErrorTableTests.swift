@@ -4,7 +4,7 @@ import Testing
 @testable import DecodeWatch
 
 /// Each way a field breaks, at the root, nested, and inside each wrapper: the reported kind is the one
-/// Foundation's `DecodingError` names (SPEC §1), never `other`.
+/// Foundation's `DecodingError` names (docs/wire-format.md#report-kinds), never `other`.
 @Suite struct DecodingErrorTableTests {
     struct Item: Decodable {
         let n: Int

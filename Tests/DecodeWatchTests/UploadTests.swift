@@ -38,7 +38,7 @@ import Testing
         #expect(batch.reports.count == 1)
         #expect(batch.reports.first?.count == 2)
         #expect(batch.reports.first?.snippet == #"{"id":"pos_2"}"#)
-        // The wire form follows SPEC §1 field names.
+        // The wire form follows the field names of docs/wire-format.md#batch.
         let object = try JSONSerialization.jsonObject(with: inflated) as? [String: Any]
         #expect(object?["batch_id"] is String && object?["sent_at"] is String)
         #expect(reporter.pendingReports().isEmpty)

@@ -7,7 +7,8 @@ import Testing
 #endif
 
 /// `decodewatch serve` killed with SIGKILL in the middle of concurrent ingest: a 202 means the batch is
-/// committed (SPEC §1), so a restart must find every acknowledged batch, each whole and counted once.
+/// committed (docs/wire-format.md#durability), so a restart must find every acknowledged batch, each whole and counted
+/// once.
 @Suite("A collector killed under load")
 struct CrashDurabilityTests {
     @Test(

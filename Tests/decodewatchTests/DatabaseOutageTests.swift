@@ -5,7 +5,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The collector while its PostgreSQL goes away and comes back (SPEC §1: 503, nothing lost).
+/// The collector while its PostgreSQL goes away and comes back (docs/wire-format.md#durability: 503, nothing lost).
 @Suite("PostgreSQL outage")
 struct DatabaseOutageTests {
     @Test("while the database refuses connections, ingest and /readyz answer 503 within seconds; then it recovers")

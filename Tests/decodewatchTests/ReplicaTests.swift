@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Several `decodewatch serve` processes on one PostgreSQL, as behind a load balancer (SPEC §5).
+/// Several `decodewatch serve` processes on one PostgreSQL, as behind a load balancer (docs/ARCHITECTURE.md#storage).
 @Suite("Replicas on one PostgreSQL")
 struct ReplicaTests {
     @Test("three replicas under overlapping concurrent load, double deliveries and re-sends keep every number exact")

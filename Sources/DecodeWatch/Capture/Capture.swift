@@ -7,13 +7,13 @@ import Foundation
 /// ``DecodeContext``, classifies the error (``DecodeFailure``), and hands a ``Report`` to the
 /// reporter, which folds it into an identical earlier one before the snippet is made.
 enum Capture {
-    /// Most bytes of a snippet (SPEC §1).
+    /// Most bytes of a snippet (docs/wire-format.md#limits).
     static let snippetLimit = 2048
-    /// Most characters of a message (SPEC §1).
+    /// Most characters of a message (docs/wire-format.md#limits).
     static let messageLimit = 1000
-    /// Most characters of a type name (SPEC §1).
+    /// Most characters of a type name (docs/wire-format.md#limits).
     static let typeNameLimit = 200
-    /// Most elements of a path (SPEC §1).
+    /// Most elements of a path (docs/wire-format.md#limits).
     static let pathLimit = 64
 
     /// The context of the payload a decoder is reading, if it is sampled.

@@ -5,7 +5,7 @@ extension PathElement {
     ///
     /// Array positions come from unkeyed containers, whose keys carry an `intValue` and a
     /// `stringValue` of `"Index N"`; every other key, including digit-only dictionary keys, is an
-    /// object key (SPEC §1: strings are keys, integers are indices).
+    /// object key (docs/wire-format.md#coding-paths: strings are keys, integers are indices).
     init(_ key: any CodingKey) {
         if let index = key.intValue, index >= 0, key.stringValue == "Index \(index)" {
             self = .index(index)

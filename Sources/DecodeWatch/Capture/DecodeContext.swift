@@ -18,7 +18,8 @@ import Foundation
 /// Sampling (``ReporterConfiguration/sampleRate``) is decided once, when the context is made, so
 /// that failures and the decodes they are divided by are sampled alike and rates stay unbiased.
 public struct DecodeContext: Sendable {
-    /// The endpoint in grouping form (SPEC §2): `GET /v2/posts/{id}`, without host or query string.
+    /// The endpoint in grouping form (docs/wire-format.md#endpoint): `GET /v2/posts/{id}`, without host or query
+    /// string.
     ///
     /// Normalizing on the device folds `/posts/41` and `/posts/42` into one report and keeps query
     /// strings, which may carry personal data, off the wire.

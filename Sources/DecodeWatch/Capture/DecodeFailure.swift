@@ -3,7 +3,7 @@ import DecodeWatchWire
 /// What one decoding failure looks like once it is classified: where, what kind, what was expected.
 ///
 /// Built from the error a wrapper caught, the wrapper's own position and the type it wraps, with
-/// the rules of SPEC §1 (`path`, `kind`, `expected`, `message`).
+/// the rules of docs/wire-format.md#reports (`path`, `kind`, `expected`, `message`).
 struct DecodeFailure: Sendable, Hashable {
     /// The coding path from the payload root to the failing value.
     var path: [PathElement]
@@ -46,7 +46,8 @@ struct DecodeFailure: Sendable, Hashable {
             let path = CodingPath.resolve(error: CodingPath.elements(context.codingPath), position: position)
             self.init(path: path, kind: .valueNotFound, expected: TypeName.of(type), message: context.debugDescription)
         case .keyNotFound(let key, let context):
-            // Swift leaves the missing key out of the path; SPEC §1 wants it as the last element.
+            // Swift leaves the missing key out of the path; the wire format wants it as the last element
+            // (docs/wire-format.md#coding-paths).
             let errorPath = CodingPath.elements(context.codingPath) + [PathElement(key)]
             let path = CodingPath.resolve(error: errorPath, position: position)
             // The missing key's type is not in the error; it is only known when the wrapper itself sits there.

@@ -54,7 +54,7 @@ indirect enum JSONValue: Decodable, Hashable, Sendable {
 }
 
 extension JSONValue {
-    /// This value with personal data replaced, by the rules of Core's ``Redactor`` (SPEC §7).
+    /// This value with personal data replaced, by the rules of Core's ``Redactor`` (docs/wire-format.md#redaction).
     ///
     /// Walks the tree with the redactor's own predicates instead of printing and re-parsing the
     /// text, so a large failing element is never serialized in full just to be cut to 2 KiB.

@@ -1,7 +1,7 @@
 import DecodeWatchWire
 import Foundation
 
-/// The bodies the collector answers an upload with (SPEC §1), read leniently.
+/// The bodies the collector answers an upload with (docs/wire-format.md#answers), read leniently.
 ///
 /// Every field is optional: a 2xx means the batch is stored whatever its body says, and an error
 /// body may come from a proxy rather than the collector, so a body that does not parse must not

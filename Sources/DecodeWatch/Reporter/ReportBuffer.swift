@@ -2,7 +2,7 @@ import DecodeWatchWire
 
 /// What makes two reports the same failure, so that they fold into one with a `count`.
 ///
-/// The path is the collector's grouping form (SPEC §2: `$.results[*].title`), so a field broken in
+/// The path is the collector's grouping form (docs/wire-format.md#path: `$.results[*].title`), so a field broken in
 /// every element of a list folds into one report instead of one per index.
 struct FoldKey: Hashable, Sendable {
     var endpoint: String
@@ -38,7 +38,7 @@ struct ReportBuffer: Sendable {
         case dropped
     }
 
-    /// Most `count` of one report (SPEC §1).
+    /// Most `count` of one report (docs/wire-format.md#limits).
     static let maxCount = 1_000_000
 
     /// Most distinct reports held.

@@ -85,7 +85,7 @@ public final class Reporter: Sendable {
     /// Records a report made by the app itself, folding it into an identical buffered one.
     ///
     /// The wrappers call this for you; use it for failures found outside `Decodable`.
-    /// - Parameter report: the report; its `endpoint` is brought to grouping form (SPEC §2), or to
+    /// - Parameter report: the report; its `endpoint` is brought to grouping form (docs/wire-format.md#endpoint), or to
     ///   `UNKNOWN /path` or `UNKNOWN /` when it is not `"METHOD /path"`, so the collector never refuses it.
     public func record(_ report: Report) {
         var report = report

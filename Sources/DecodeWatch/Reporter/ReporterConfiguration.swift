@@ -8,7 +8,8 @@ import Foundation
 public struct ReporterConfiguration: Sendable {
     /// The collector's base URL, e.g. `https://decodewatch.example.com`; batches go to `<collector>/v1/reports`.
     public var collectorURL: URL
-    /// The app's ingest key, sent as `Authorization: Bearer <key>` with every upload when set (SPEC §6).
+    /// The app's ingest key, sent as `Authorization: Bearer <key>` with every upload when set
+    /// (docs/wire-format.md#authentication).
     ///
     /// The collector's operator makes one per app with `decodewatch keys create --app <app id>`, which
     /// prints it once. It is not a secret in the strong sense: it ships inside the app, where anyone can
@@ -47,7 +48,7 @@ public struct ReporterConfiguration: Sendable {
     public var retry: RetryPolicy
     /// Timeout of one upload request.
     public var requestTimeout: TimeInterval
-    /// How snippets are redacted before they leave the device (SPEC §7).
+    /// How snippets are redacted before they leave the device (docs/wire-format.md#redaction).
     public var redactor: Redactor
     /// In DEBUG builds, stop in the debugger on every captured failure, like the classic `Safe`.
     /// Off by default so that tests of failing payloads run.

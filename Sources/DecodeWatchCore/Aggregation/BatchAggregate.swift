@@ -145,7 +145,7 @@ public struct MinuteCount: Sendable, Equatable {
     public var count: Int
 }
 
-/// One example of a group's failures (SPEC §3, `sample`).
+/// One example of a group's failures (docs/api.md#summary-fields, `sample`).
 public struct Sample: Codable, Sendable, Hashable {
     /// The redacted JSON snippet.
     public var snippet: String?

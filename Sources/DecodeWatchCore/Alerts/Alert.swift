@@ -45,7 +45,7 @@ public struct Alert: Sendable, Hashable {
 
 /// One group in an alert: its key and its numbers in the window.
 public struct AlertField: Sendable, Hashable {
-    /// The group's numbers in the window (SPEC §3).
+    /// The group's numbers in the window (docs/api.md#summary-fields).
     public var summary: FieldSummary
     /// The group's dashboard page, when a public URL is configured.
     public var url: URL?

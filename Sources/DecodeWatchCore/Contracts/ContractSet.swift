@@ -58,8 +58,8 @@ public struct ContractSet: Sendable {
                 message: field.sample.message))
     }
 
-    /// The summary with each field's verdict filled in (SPEC §3 `fields[].drift`); fields of apps without
-    /// a contract keep none.
+    /// The summary with each field's verdict filled in (docs/api.md#contract-drift, `fields[].drift`); fields of apps
+    /// without a contract keep none.
     public func annotating(_ summary: FieldsSummary) -> FieldsSummary {
         guard !isEmpty else { return summary }
         var annotated = summary

@@ -1,4 +1,5 @@
-/// One step of a rendered field path (SPEC §2): a named key, or `[*]`, an array element or an id-keyed entry.
+/// One step of a rendered field path (docs/wire-format.md#path): a named key, or `[*]`, an array element or an id-keyed
+/// entry.
 public enum JSONPathStep: Sendable, Hashable {
     /// An object key.
     case key(String)

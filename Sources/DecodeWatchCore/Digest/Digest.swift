@@ -1,7 +1,7 @@
 import DecodeWatchWire
 import Foundation
 
-/// The periodic digest (SPEC §4): what started breaking, what came back, what grows and what fades.
+/// The periodic digest (docs/cli.md#digest): what started breaking, what came back, what grows and what fades.
 ///
 /// The `json` format is this value encoded (see `schemas/digest.v1.schema.json`); the Markdown and
 /// HTML formats render it. Group lists are capped per section (``DigestLimits``); ``totals`` is not.
@@ -152,7 +152,7 @@ public struct DigestEndpoint: Codable, Sendable, Hashable {
     }
 }
 
-/// One group's numbers in a digest; the fields of SPEC §3 plus the comparison and the hourly series.
+/// One group's numbers in a digest; the fields of docs/api.md#summary-fields plus the comparison and the hourly series.
 public struct DigestGroup: Codable, Sendable, Hashable {
     /// Stable group id.
     public var group: String
@@ -176,7 +176,7 @@ public struct DigestGroup: Codable, Sendable, Hashable {
     public var rate: Double?
     /// Failures per app version in the period.
     public var versions: [String: Int]
-    /// Lifecycle status relative to the period (SPEC §3).
+    /// Lifecycle status relative to the period (docs/api.md#status).
     public var status: GroupStatus
     /// The growth rule's verdict.
     public var trend: DigestTrend

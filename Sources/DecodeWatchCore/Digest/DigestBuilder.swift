@@ -42,7 +42,8 @@ public struct DigestWindowTotals: Sendable, Hashable {
     public var count: Int
     /// Groups with at least one failure.
     public var groups: Int
-    /// Distinct installs with at least one failure; an estimate within 2 % above 1,000 (SPEC §3).
+    /// Distinct installs with at least one failure; an estimate within 2 % above 1,000
+    /// (docs/api.md#installs-and-rates).
     public var installs: Int
     /// Endpoints with at least one failure.
     public var endpoints: Int

@@ -1,4 +1,4 @@
-/// What reports are grouped by: `(app.id, endpoint, path, kind)` after normalization (SPEC §2).
+/// What reports are grouped by: `(app.id, endpoint, path, kind)` after normalization (docs/wire-format.md#group-key).
 ///
 /// Two keys are equal when their parts are equal byte for byte (``ExactText``), as their ids (a hash of the
 /// bytes) and the databases have them: keys that are only canonically equivalent are different groups.

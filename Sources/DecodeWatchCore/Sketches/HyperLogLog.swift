@@ -4,9 +4,10 @@ import Foundation
 /// registers however many there were, and mergeable, so the sketches of several buckets make the sketch of
 /// their union.
 ///
-/// It counts installs past the point where keeping every install hash would cost too much storage (SPEC §3
-/// allows an estimate within 2 % above 1,000). Precision 14 (2¹⁴ registers) has a standard error of
-/// 1.04 / √16,384 ≈ 0.81 %, so 2 % is about 2.5 standard errors; a precision of 13 would make that 1.7.
+/// It counts installs past the point where keeping every install hash would cost too much storage
+/// (docs/api.md#installs-and-rates allows an estimate within 2 % above 1,000). Precision 14 (2¹⁴ registers) has a
+/// standard error of 1.04 / √16,384 ≈ 0.81 %, so 2 % is about 2.5 standard errors; a precision of 13 would make that
+/// 1.7.
 ///
 /// The estimate is Ertl's improved estimator ("New cardinality estimation algorithms for HyperLogLog
 /// sketches", 2017, as in Redis): it reads the histogram of register values, so small counts come out as

@@ -1,7 +1,7 @@
 import DecodeWatchWire
 import Foundation
 
-/// The filters of the breaking-fields summary (SPEC §3): `GET /v1/fields` and `decodewatch fields`.
+/// The filters of the breaking-fields summary (docs/api.md#breaking-fields): `GET /v1/fields` and `decodewatch fields`.
 ///
 /// A report counts when the UTC minute it occurred in lies in `[since, until)`; an edge older than the
 /// minutes storage keeps (7 days) widens to the whole UTC hour it falls in.

@@ -1,7 +1,8 @@
 import DecodeWatchWire
 import Foundation
 
-/// The breaking-fields summary (SPEC §3), returned by `GET /v1/fields` and `decodewatch fields --format json`.
+/// The breaking-fields summary (docs/api.md#breaking-fields), returned by `GET /v1/fields` and `decodewatch fields
+/// --format json`.
 public struct FieldsSummary: Codable, Sendable, Hashable {
     /// Start of the window.
     public var since: Date
@@ -34,7 +35,7 @@ public struct FieldsSummary: Codable, Sendable, Hashable {
     }
 }
 
-/// One breaking field: a group and its numbers in the window (SPEC §3, `fields[]`).
+/// One breaking field: a group and its numbers in the window (docs/api.md#summary-fields, `fields[]`).
 public struct FieldSummary: Codable, Sendable, Hashable {
     /// Stable group id.
     public var group: String
@@ -50,7 +51,7 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     public var expected: String?
     /// Sum of report counts in the window.
     public var count: Int
-    /// Distinct installs in the window; an estimate within 2 % above 1,000 (SPEC §3).
+    /// Distinct installs in the window; an estimate within 2 % above 1,000 (docs/api.md#installs-and-rates).
     public var installs: Int
     /// `count` ÷ decodes of the endpoint in the window; `nil` when no decodes were reported.
     public var rate: Double?

@@ -32,7 +32,7 @@ public struct GroupLifecycle: Sendable, Hashable {
         self.regressedVersion = regressedVersion
     }
 
-    /// The status relative to a window starting at `since` (SPEC §3).
+    /// The status relative to a window starting at `since` (docs/api.md#status).
     ///
     /// `resolved` wins while the group is resolved; `regressed` holds while the regression happened
     /// inside the window; otherwise `new` when first seen inside the window, else `ongoing`.

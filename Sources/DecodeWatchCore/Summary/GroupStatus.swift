@@ -1,4 +1,4 @@
-/// Where a group stands in its lifecycle, relative to a query window (SPEC §3, `status`).
+/// Where a group stands in its lifecycle, relative to a query window (docs/api.md#status, `status`).
 public enum GroupStatus: String, Codable, Sendable, CaseIterable {
     /// First seen inside the window.
     case new

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Minute indexes: whole minutes since 1970-01-01T00:00:00Z, the bucket that makes recent windows exact
-/// to the minute (SPEC §3).
+/// to the minute (docs/api.md#windows).
 public enum Minute {
     /// How long per-minute counts are kept; a window edge older than this counts whole hours there.
     public static let kept: TimeInterval = 7 * 86_400

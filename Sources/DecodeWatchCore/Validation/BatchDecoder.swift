@@ -1,14 +1,14 @@
 import DecodeWatchWire
 import Foundation
 
-/// Reads an ingest body (SPEC §1) into an ``IncomingBatch`` in one pass over its bytes, checking RFC 8259 on the
-/// way with ``StrictJSON``'s scanner, so a body gets exactly the syntax errors that check gives.
+/// Reads an ingest body (docs/wire-format.md#batch) into an ``IncomingBatch`` in one pass over its bytes, checking
+/// RFC 8259 on the way with ``StrictJSON``'s scanner, so a body gets exactly the syntax errors that check gives.
 ///
 /// Members may come in any order and unknown ones are skipped (still checked). When a key repeats, the first
 /// value counts, as with Foundation's `JSONDecoder`. Problems are judged after an object ends, in the order of the
-/// fields in SPEC §1, so a report with two problems always names the same one. Only the first syntax error stops
-/// the pass; a batch-level problem is thrown once the whole text is known to be JSON, so that a body with both
-/// always gets the syntax error.
+/// fields in docs/wire-format.md#reports, so a report with two problems always names the same one. Only the first
+/// syntax error stops the pass; a batch-level problem is thrown once the whole text is known to be JSON, so that a body
+/// with both always gets the syntax error.
 struct BatchDecoder {
     private var scanner: StrictJSONScanner
     private let maxReports: Int
@@ -474,7 +474,7 @@ enum Field<Value> {
         return false
     }
 
-    /// The value of a field SPEC §1 requires.
+    /// The value of a required field (docs/wire-format.md#batch).
     /// - Parameter name: the field's name, e.g. `reports[3].count`; only spelled out for a problem.
     func required(_ name: @autoclosure () -> String) -> Result<Value, FieldProblem> {
         switch self {

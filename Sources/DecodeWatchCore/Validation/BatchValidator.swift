@@ -1,7 +1,8 @@
 import DecodeWatchWire
 import Foundation
 
-/// Decodes and validates an ingest body (SPEC §1) and normalizes its reports (SPEC §2).
+/// Decodes and validates an ingest body (docs/wire-format.md#batch) and normalizes its reports
+/// (docs/wire-format.md#normalization).
 ///
 /// Batch-level problems throw a ``BatchError``; report-level problems become ``Rejection``s so the
 /// good reports of the batch are still accepted.
@@ -116,7 +117,7 @@ public struct BatchValidator: Sendable {
         return try outcome.get()
     }
 
-    /// The batch's identity: what SPEC §1 refuses a whole batch for when it is unusable.
+    /// The batch's identity: what refuses a whole batch (docs/wire-format.md#batch) when it is unusable.
     private func checkIdentity(_ batch: IncomingBatch) throws(BatchError) {
         let id = batch.batchID
         guard !id.isEmpty, id.codePointCount <= IngestLimits.Field.batchID else {
@@ -185,9 +186,9 @@ public struct BatchValidator: Sendable {
 
     /// Checks one report and finds its group.
     ///
-    /// The endpoint and the path are checked in the order of SPEC §1's fields, between the other checks, so that a
-    /// report with several problems names the first. A report of a shape whose group is known has the endpoint and
-    /// path of an accepted report: only its other fields are checked.
+    /// The endpoint and the path are checked in the order of the fields of docs/wire-format.md#reports, between the
+    /// other checks, so that a report with several problems names the first. A report of a shape whose group is known
+    /// has the endpoint and path of an accepted report: only its other fields are checked.
     /// - Parameters:
     ///   - shape: the report's shape number (``RecentShapes``), or `-1`.
     ///   - groups: the batch's groups and normalized endpoints so far, filled as it goes.

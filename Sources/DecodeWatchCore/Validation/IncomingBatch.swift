@@ -3,8 +3,8 @@ import Foundation
 
 /// A batch as received, read leniently: every report is read on its own, so that one bad report is rejected
 /// with a reason while the good ones around it are kept (as `[Safe<T>]` would), and a bad optional header field
-/// or `decodes` entry is dropped with a warning instead of refusing the batch. Only what SPEC §1 lists as 400
-/// reasons refuses it: a missing or unusable `batch_id`, `app.id` or `reports`.
+/// or `decodes` entry is dropped with a warning instead of refusing the batch. Only what docs/wire-format.md#errors
+/// lists as 400 reasons refuses it: a missing or unusable `batch_id`, `app.id` or `reports`.
 struct IncomingBatch: Equatable {
     var batchID: String
     var sentAt: Date?

@@ -1,4 +1,4 @@
-/// The limits of `POST /v1/reports` (SPEC §1). All are defaults the operator can change.
+/// The limits of `POST /v1/reports` (docs/wire-format.md#limits). All are defaults the operator can change.
 public struct IngestLimits: Sendable, Hashable {
     /// Largest accepted request body as sent (compressed), in bytes. Default 1 MiB.
     public var maxCompressedBytes: Int
@@ -11,7 +11,7 @@ public struct IngestLimits: Sendable, Hashable {
     /// Most reports in one batch. Default 1000.
     public var maxReports: Int
 
-    /// Creates limits; every argument defaults to SPEC §1.
+    /// Creates limits; every argument defaults to docs/wire-format.md#limits.
     public init(
         maxCompressedBytes: Int = 1 << 20, maxInflatedBytes: Int = 16 << 20, maxInflationRatio: Int = 100,
         ratioCheckMinimumBytes: Int = 64 << 10, maxReports: Int = 1000
@@ -30,7 +30,7 @@ public struct IngestLimits: Sendable, Hashable {
         maxCompressedBytes: 1 << 40, maxInflatedBytes: 1 << 40, maxInflationRatio: 1 << 40, ratioCheckMinimumBytes: 0,
         maxReports: 1 << 40)
 
-    /// The field limits of SPEC §1.
+    /// The field limits of docs/wire-format.md#limits.
     enum Field {
         static let appID = 200
         static let shortString = 64

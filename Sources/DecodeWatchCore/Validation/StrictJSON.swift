@@ -1,7 +1,7 @@
 /// Checks that bytes are one JSON text as RFC 8259 defines it, before any decoder sees them.
 ///
-/// The ingest contract (SPEC §1) refuses a body that is not strict RFC 8259 JSON, but Foundation's
-/// `JSONDecoder` on Linux accepts trailing commas, raw control characters in strings, unknown escapes and
+/// The ingest contract (docs/wire-format.md#strict-json) refuses a body that is not strict RFC 8259 JSON, but
+/// Foundation's `JSONDecoder` on Linux accepts trailing commas, raw control characters in strings, unknown escapes and
 /// numbers such as `01`. Without this check what the collector accepts would depend on a decoder's leniency, and
 /// clients would learn to send text that other JSON tools refuse. The error names the line and column where the
 /// text stops being JSON, so the 400 answer tells the client's author what to fix.
@@ -12,7 +12,8 @@ public enum StrictJSON {
     /// Most nesting of arrays and objects accepted (a hostile body must not exhaust the stack).
     ///
     /// Real batches nest four deep (batch, reports, a report, its path); 128 leaves room for the unknown fields a
-    /// later SDK may send (SPEC §1 ignores them) while bounding what the recursive decoder after this must survive.
+    /// later SDK may send (the wire format ignores them: docs/wire-format.md#batch) while bounding what the recursive
+    /// decoder after this must survive.
     public static let defaultMaxDepth = 128
 
     /// Checks that `bytes` are exactly one RFC 8259 JSON text.

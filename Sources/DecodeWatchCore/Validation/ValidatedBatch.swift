@@ -29,7 +29,8 @@ public struct ValidatedBatch: Sendable {
     /// Header values and `decodes` entries that were cut or dropped, as `field: reason` sentences.
     public var warnings: [String]
 
-    /// The time decode counts belong to: `sent_at`, or the receive time when absent (SPEC §1).
+    /// The time decode counts belong to: `sent_at`, or the receive time when absent
+    /// (docs/wire-format.md#decode-counts).
     public var decodesAt: Date { sentAt ?? receivedAt }
 }
 

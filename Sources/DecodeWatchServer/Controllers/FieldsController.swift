@@ -3,7 +3,7 @@ import DecodeWatchStore
 import Foundation
 import Hummingbird
 
-/// `GET /v1/fields`: the breaking-fields summary (SPEC §3), and `POST /v1/groups/{group}/resolve`.
+/// `GET /v1/fields`: the breaking-fields summary (docs/api.md#breaking-fields), and `POST /v1/groups/{group}/resolve`.
 struct FieldsController<Context: RequestContext>: Sendable {
     let store: any CollectorStore
     let normalizer: EndpointNormalizer

@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// `POST /v1/reports`: read, inflate, validate, fold and commit a batch, then answer 202 (SPEC §1).
+/// `POST /v1/reports`: read, inflate, validate, fold and commit a batch, then answer 202 (docs/wire-format.md#answers).
 struct IngestController<Context: RequestContext>: Sendable {
     let commits: GroupCommit
     let verifier: CredentialVerifier
@@ -130,7 +130,7 @@ extension APIError {
     }
 }
 
-/// The 202 body of SPEC §1. A duplicate gets the same numbers as the first delivery, so a client
+/// The 202 body of docs/wire-format.md#answers. A duplicate gets the same numbers as the first delivery, so a client
 /// that lost the first answer learns what was stored.
 struct IngestAnswer: Codable, Sendable {
     var accepted: Int

@@ -2,7 +2,7 @@ import DecodeWatchStore
 import Hummingbird
 import Prometheus
 
-/// `GET /healthz`, `GET /readyz` and `GET /metrics` (SPEC §8).
+/// `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/api.md#health-and-metrics).
 struct OperationsController<Context: RequestContext>: Sendable {
     let store: any ReportStore
     let registry: PrometheusCollectorRegistry

@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 
-/// Reads an ingest body within the limits of SPEC §1: media type and encoding first, then at most
+/// Reads an ingest body within the limits of docs/wire-format.md#limits: media type and encoding first, then at most
 /// the compressed limit from the socket, then inflation that stops as soon as a limit is passed.
 enum IngestBody {
     /// - Parameter keepingSource: whether to keep the body as received too, for a store that logs it

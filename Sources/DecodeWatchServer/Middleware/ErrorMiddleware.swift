@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import NIOHTTP1
 
-/// Turns every failure into the SPEC §1 JSON error body, so no client ever sees an empty 500.
+/// Turns every failure into the JSON error body of docs/wire-format.md#errors, so no client ever sees an empty 500.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let retryAfter: Int
 

@@ -1,7 +1,7 @@
 import DecodeWatchStore
 import Hummingbird
 
-/// Requires a read token on the routes behind it once any read token exists (SPEC §6).
+/// Requires a read token on the routes behind it once any read token exists (docs/api.md#access).
 struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let verifier: CredentialVerifier
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a credential lets its holder do (SPEC §6).
+/// What a credential lets its holder do (docs/api.md#access).
 public enum CredentialKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An ingest key: sends batches for one app.
     case ingest

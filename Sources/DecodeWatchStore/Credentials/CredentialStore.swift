@@ -1,6 +1,6 @@
 import Foundation
 
-/// Durable storage of ingest keys and read tokens (SPEC §6). Secrets are stored only as SHA-256.
+/// Durable storage of ingest keys and read tokens (docs/api.md#access). Secrets are stored only as SHA-256.
 ///
 /// Every collector process sharing a store sees the same credentials, so a key revoked through one
 /// process or the CLI stops working on all of them.

@@ -1,7 +1,8 @@
 import DecodeWatchCore
 
 /// Folds the install hashes of cells past ``limit`` into the cells' HyperLogLog sketches, so that a cell keeps
-/// about ``limit`` hashes however many installs it sees (SPEC §3 allows an estimate within 2 % above 1,000).
+/// about ``limit`` hashes however many installs it sees (docs/api.md#installs-and-rates allows an estimate within 2 %
+/// above 1,000).
 ///
 /// A folded cell keeps taking the hashes of later commits as rows until it passes the limit again, so folding
 /// costs a few statements per cell once per ``limit`` new hashes, and readers merge the sketch with the rows

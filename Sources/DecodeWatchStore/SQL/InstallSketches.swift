@@ -1,7 +1,7 @@
 import DecodeWatchCore
 
 /// Distinct installs where a window holds install sketches: each key's sketches merged with the install
-/// hashes it kept as rows, estimated (SPEC §3 allows an estimate within 2 % above 1,000).
+/// hashes it kept as rows, estimated (docs/api.md#installs-and-rates allows an estimate within 2 % above 1,000).
 ///
 /// Installs are a distinct union over the buckets of a window, never a sum: an install in a folded hour and
 /// in a minute still kept exactly counts once, because merging a sketch and adding a hash are both idempotent.

@@ -42,7 +42,7 @@ extension SQLStore {
     }
 }
 
-/// The statements of the breaking-fields summary (SPEC §3) and how their rows become one.
+/// The statements of the breaking-fields summary (docs/api.md#breaking-fields) and how their rows become one.
 ///
 /// The first statement picks the page of groups from the rollups; the others read the window's
 /// versions, expected types, installs, decode counts and install sketches of that page only (and, when

@@ -1,7 +1,7 @@
 import DecodeWatchCore
 import Foundation
 
-/// The rollup buckets that make up a window `[since, until)` (SPEC §3): the whole hours inside it from the
+/// The rollup buckets that make up a window `[since, until)` (docs/api.md#windows): the whole hours inside it from the
 /// hourly rollups, and the minutes of the partial hours at its edges from the minute rollups.
 ///
 /// Minutes are kept for ``Minute/kept``: an edge older than that widens to the whole hour it falls in,

@@ -5,7 +5,7 @@ import GRDBSQLite
 import Logging
 import Synchronization
 
-/// The embedded default store: one SQLite file in WAL mode (SPEC §5).
+/// The embedded default store: one SQLite file in WAL mode (docs/ARCHITECTURE.md#storage).
 ///
 /// Each group commit is one write transaction of upserts into the rollups; readers never block it.
 /// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored. A collector

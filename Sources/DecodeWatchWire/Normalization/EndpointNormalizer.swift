@@ -1,4 +1,4 @@
-/// Turns a reported endpoint into its grouping form (SPEC §2, "Endpoint").
+/// Turns a reported endpoint into its grouping form (docs/wire-format.md#endpoint).
 ///
 /// `get /v2/users/42/posts?page=2` becomes `GET /v2/users/{id}/posts`. Operator-defined route
 /// templates are tried first, so `GET /v2/posts/my-first-post` can become `GET /v2/posts/{slug}`.
@@ -65,8 +65,8 @@ public struct EndpointNormalizer: Sendable {
         return isIdentifierKey(bytes)
     }
 
-    /// Whether an object key, given as its UTF-8, names one entity (SPEC §2, "Path"): all digits, a UUID or long
-    /// hex.
+    /// Whether an object key, given as its UTF-8, names one entity (docs/wire-format.md#path): all digits, a UUID or
+    /// long hex.
     static func isIdentifierKey(_ bytes: some Collection<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
@@ -97,7 +97,7 @@ public struct EndpointNormalizer: Sendable {
     }
 }
 
-/// An operator-defined route such as `GET /v2/posts/{slug}` (SPEC §2).
+/// An operator-defined route such as `GET /v2/posts/{slug}` (docs/wire-format.md#endpoint).
 ///
 /// A `{name}` segment matches any one segment; every other segment must match exactly. A match
 /// normalizes to the template as written, with the method upper-cased.

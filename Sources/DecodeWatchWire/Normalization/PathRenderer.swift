@@ -1,4 +1,4 @@
-/// Renders a coding path as a wildcard JSONPath (SPEC §2, "Path").
+/// Renders a coding path as a wildcard JSONPath (docs/wire-format.md#path).
 ///
 /// `["results", 1, "title"]` becomes `$.results[*].title`; keys that are ids become `[*]`, so a
 /// dictionary keyed by user id groups as one field.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Replaces personal data in snippets and messages with `<redacted>` (SPEC §7).
+/// Replaces personal data in snippets and messages with `<redacted>` (docs/wire-format.md#redaction).
 ///
 /// Two things are redacted. Values under sensitive keys (``defaultSensitiveKeys`` plus the
 /// operator's): the whole value, an object or array included. And, under any key, text that looks
@@ -72,7 +72,7 @@ public struct Redactor: Sendable {
     /// as possibly truncated.
     /// - Parameters:
     ///   - snippet: the snippet as received, of any size.
-    ///   - maxBytes: the most UTF-8 bytes of the result (2048 in SPEC §1).
+    ///   - maxBytes: the most UTF-8 bytes of the result (2048 in docs/wire-format.md#limits).
     /// - Returns: the redacted snippet, cut to `maxBytes` between characters.
     public func redactSnippet(_ snippet: String, maxBytes: Int) -> String {
         if snippet.utf8.count <= Self.jsonParseLimit, let json = redactedJSON(snippet, maxBytes: maxBytes) {
@@ -103,7 +103,7 @@ public struct Redactor: Sendable {
     /// bound on its length (a letter may carry any number of combining marks), a code point has at most 4 bytes.
     /// - Parameters:
     ///   - message: the message as received, of any length.
-    ///   - maxCharacters: the most characters of the result (1000 in SPEC §1).
+    ///   - maxCharacters: the most characters of the result (1000 in docs/wire-format.md#limits).
     /// - Returns: the redacted message, at most `maxCharacters` characters.
     public func redactMessage(_ message: String, maxCharacters: Int) -> String {
         // A text of no more bytes than a limit has no more characters either: only a longer one is cut.
@@ -211,7 +211,8 @@ extension String {
         String(String.UnicodeScalarView(unicodeScalars.prefix(limit)))
     }
 
-    /// The number of Unicode code points: what SPEC §1's limits in characters count, as JSON Schema does.
+    /// The number of Unicode code points: what limits in characters count (docs/wire-format.md#text-and-times), as JSON
+    /// Schema does.
     package var codePointCount: Int { unicodeScalars.count }
 
     /// The text with each U+0000 replaced by U+FFFD: the collector refuses a report holding U+0000, which no

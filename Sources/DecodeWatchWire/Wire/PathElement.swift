@@ -1,4 +1,4 @@
-/// One step of a coding path: an object key or an array index (SPEC §1, `reports[].path`).
+/// One step of a coding path: an object key or an array index (docs/wire-format.md#coding-paths, `reports[].path`).
 ///
 /// On the wire a key is a JSON string and an index a non-negative JSON integer.
 public enum PathElement: Hashable, Sendable, Codable {

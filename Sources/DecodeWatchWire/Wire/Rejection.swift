@@ -1,4 +1,4 @@
-/// One report refused inside an otherwise accepted batch (SPEC §1, `rejected[]`).
+/// One report refused inside an otherwise accepted batch (docs/wire-format.md#answers, `rejected[]`).
 public struct Rejection: Codable, Sendable, Hashable {
     /// Position of the report in `reports`.
     public var index: Int

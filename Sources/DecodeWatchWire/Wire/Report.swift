@@ -1,6 +1,7 @@
 import Foundation
 
-/// One decoding failure, as the SDK sends it and as the collector accepts it (SPEC §1, `reports[]`).
+/// One decoding failure, as the SDK sends it and as the collector accepts it (docs/wire-format.md#reports,
+/// `reports[]`).
 public struct Report: Codable, Sendable, Hashable {
     /// When the failure happened on the device.
     public var occurredAt: Date

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A batch of reports from one app install, the body of `POST /v1/reports` (SPEC §1).
+/// A batch of reports from one app install, the body of `POST /v1/reports` (docs/wire-format.md#batch).
 ///
 /// The SDK builds and encodes this type. The collector decodes batches leniently with
 /// ``IncomingBatch`` so that one malformed report does not fail its neighbours.
@@ -70,7 +70,7 @@ public struct ReportBatch: Codable, Sendable, Hashable {
     }
 }
 
-/// The app a batch comes from (SPEC §1, `app`).
+/// The app a batch comes from (docs/wire-format.md#batch, `app`).
 public struct AppInfo: Codable, Sendable, Hashable {
     /// Bundle id or app name, 1–200 characters.
     public var id: String
@@ -93,7 +93,7 @@ public struct AppInfo: Codable, Sendable, Hashable {
     }
 }
 
-/// The SDK a batch comes from (SPEC §1, `sdk`).
+/// The SDK a batch comes from (docs/wire-format.md#batch, `sdk`).
 public struct SDKInfo: Codable, Sendable, Hashable {
     /// SDK name, e.g. `decodewatch-swift`.
     public var name: String?
@@ -107,7 +107,7 @@ public struct SDKInfo: Codable, Sendable, Hashable {
     }
 }
 
-/// How many responses of one endpoint were decoded (SPEC §1, `decodes[]`).
+/// How many responses of one endpoint were decoded (docs/wire-format.md#decode-counts, `decodes[]`).
 public struct DecodeCount: Codable, Sendable, Hashable {
     /// The endpoint, written like `reports[].endpoint`.
     public var endpoint: String

@@ -1,4 +1,4 @@
-/// What went wrong while decoding one value (SPEC §1, `reports[].kind`).
+/// What went wrong while decoding one value (docs/wire-format.md#report-kinds, `reports[].kind`).
 public enum ReportKind: String, Codable, Sendable, CaseIterable, Hashable {
     /// A required key was absent.
     case keyNotFound

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 extension DecodeWatchCommand {
-    /// `decodewatch digest`: the periodic summary of SPEC §4, once.
+    /// `decodewatch digest`: the periodic summary of docs/cli.md#digest, once.
     struct Digest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Summarize a period: new, regressed, growing and fading breaking fields, per endpoint.",

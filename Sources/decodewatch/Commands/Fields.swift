@@ -4,7 +4,7 @@ import DecodeWatchStore
 import Foundation
 
 extension DecodeWatchCommand {
-    /// `decodewatch fields`: which backend fields are breaking (SPEC §3).
+    /// `decodewatch fields`: which backend fields are breaking (docs/cli.md#fields).
     struct Fields: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the breaking fields: where, since when, how often, for which versions.")

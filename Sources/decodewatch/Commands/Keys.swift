@@ -2,7 +2,7 @@ import ArgumentParser
 import DecodeWatchStore
 
 extension DecodeWatchCommand {
-    /// `decodewatch keys`: ingest keys, one app each (SPEC §6).
+    /// `decodewatch keys`: ingest keys, one app each (docs/cli.md#keys-and-tokens).
     struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create, list and revoke ingest keys: each lets apps send batches for one app.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import DecodeWatchStore
 
 extension DecodeWatchCommand {
-    /// `decodewatch tokens`: read tokens for the query API, resolve and the dashboard (SPEC §6).
+    /// `decodewatch tokens`: read tokens for the query API, resolve and the dashboard (docs/cli.md#keys-and-tokens).
     struct Tokens: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create, list and revoke read tokens for the query API.",

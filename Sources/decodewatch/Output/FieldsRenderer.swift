@@ -1,7 +1,7 @@
 import DecodeWatchCore
 import Foundation
 
-/// Renders the breaking-fields summary as an 80-column table, JSON (SPEC §3) or CSV.
+/// Renders the breaking-fields summary as an 80-column table, JSON (docs/api.md#breaking-fields) or CSV.
 enum FieldsRenderer {
     static func render(_ summary: FieldsSummary, as format: DecodeWatchCommand.Fields.Format) -> String {
         switch format {

@@ -1,6 +1,6 @@
 import DecodeWatchCore
 
-/// Turns Swift decoding errors into the field-named sentences of SPEC §1 error bodies.
+/// Turns Swift decoding errors into the field-named sentences of error bodies (docs/wire-format.md#errors).
 extension DecodingError {
     /// A message that starts with the JSON field, e.g. `reports[3].count: expected an integer`.
     var fieldMessage: String {

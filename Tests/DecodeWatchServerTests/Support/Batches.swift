@@ -1,6 +1,6 @@
 import Foundation
 
-/// Builders of realistic SPEC §1 batches.
+/// Builders of realistic batches (docs/wire-format.md#batch).
 enum Batches {
     static let now = Date()
 

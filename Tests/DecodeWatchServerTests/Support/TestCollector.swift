@@ -139,10 +139,10 @@ struct HTTPAnswer: Sendable {
 
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
 
-    /// The `error.code` of a SPEC §1 error body.
+    /// The `error.code` of an error body (docs/wire-format.md#errors).
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
 
-    /// The `error.message` of a SPEC §1 error body.
+    /// The `error.message` of an error body (docs/wire-format.md#errors).
     var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
 
     func header(_ name: String) -> String? {
