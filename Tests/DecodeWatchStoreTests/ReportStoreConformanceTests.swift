@@ -162,11 +162,6 @@ extension FreshDatabase {
     /// planted directly.
     func rebuildDayRows() async throws {
         try await execute("DELETE FROM \(DayCounts.table)")
-        let dialect: SQLDialect
-        switch self {
-        case .sqlite: dialect = .sqlite
-        case .postgres: dialect = .postgres
-        }
         try await execute(DayCounts.backfill(in: dialect))
     }
 }

@@ -21,16 +21,10 @@ package enum DayCounts {
     static let hourColumns = (0..<24).map { "h\($0)" }
 
     /// The table, keyed like the cell tables by `group_seq`.
-    package static func create(in dialect: SQLDialect) -> String {
-        let integer = dialect == .sqlite ? "INTEGER" : "BIGINT"
-        let hours = hourColumns.map { "\($0) \(integer) NOT NULL DEFAULT 0" }.joined(separator: ", ")
-        return """
-            CREATE TABLE \(table) (
-                group_seq \(integer) NOT NULL, day \(integer) NOT NULL, \(hours),
-                PRIMARY KEY (group_seq, day)
-            )\(dialect == .sqlite ? " WITHOUT ROWID" : "")
-            """
-    }
+    static let createTable = SchemaStep.createTable(
+        table,
+        [.integer("group_seq"), .integer("day")] + hourColumns.map { SchemaColumn.integer($0, .defaulting("0")) },
+        primaryKey: ["group_seq", "day"], withoutRowID: true)
 
     /// Fills the table from the hourly cells, for a database written before it existed or before its
     /// columns were running totals.

@@ -44,6 +44,14 @@ enum FreshDatabase: Sendable {
     case sqlite(folder: URL)
     case postgres(PostgresStoreConfiguration, admin: PostgresConnection)
 
+    /// The SQL dialect of the database's store.
+    var dialect: SQLDialect {
+        switch self {
+        case .sqlite: return .sqlite
+        case .postgres: return .postgres
+        }
+    }
+
     /// The variable naming the PostgreSQL server the tests use.
     static let urlVariable = "DECODEWATCH_TEST_DATABASE_URL"
 
