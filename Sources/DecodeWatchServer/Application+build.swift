@@ -15,13 +15,17 @@ import Prometheus
 ///   - registry: the Prometheus registry served at `/metrics`.
 ///   - logger: the application logger.
 ///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
+///   - beforeServerStarts: runs inside the application's service, before the server listens; when it throws,
+///     the server never listens and the application ends with its error. Services started before the
+///     application in the same group (the store's connection pool) are available to it.
 /// - Returns: the application, ready to be run as a `Service`.
 public func buildApplication(
     configuration: ServerConfiguration,
     store: any CollectorStore,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     logger: Logger = Logger(label: "decodewatch"),
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    beforeServerStarts: @escaping @Sendable () async throws -> Void = {}
 ) -> some ApplicationProtocol {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: ErrorMiddleware(retryAfter: configuration.retryAfterSeconds))
@@ -60,7 +64,7 @@ public func buildApplication(
     } else {
         operations.addMetrics(to: router)
     }
-    return Application(
+    var app = Application(
         router: router,
         // Refuses batches while the ingest queue is full before they reach the router, and closes refused connections.
         server: .http1(
@@ -77,6 +81,8 @@ public func buildApplication(
         services: [IdleMemoryRelease(gate: gate, store: store)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+    app.beforeServerStarts(perform: beforeServerStarts)
+    return app
 }
 
 /// The `Server` header of every answer.
