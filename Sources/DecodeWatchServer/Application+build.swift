@@ -12,7 +12,7 @@ import Prometheus
 /// - Parameters:
 ///   - configuration: address, limits and policies.
 ///   - store: where batches are committed and summaries read.
-///   - registry: the Prometheus registry served at `/metrics`.
+///   - registry: the Prometheus registry served at `/metrics`, where the application's metrics are kept.
 ///   - logger: the application logger.
 ///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
 ///   - beforeServerStarts: runs inside the application's service, before the server listens; when it throws,
@@ -37,12 +37,13 @@ public func buildApplication(
     let logsBatches = acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
     let gate = IngestGate(
         maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute)
-    let metrics = IngestMetrics(registry: registry)
+    let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
+    let metrics = IngestMetrics(factory: factory)
     let refusal = IngestRefusal(
         gate: gate, refused: metrics.refusedBatches, retryAfter: configuration.retryAfterSeconds,
         serverName: serverName)
     IngestController(
-        commits: GroupCommit(store: store, registry: registry),
+        commits: GroupCommit(store: store, metrics: factory),
         verifier: verifier,
         validator: validator,
         redactor: redactor,

@@ -55,7 +55,7 @@ struct AlertEvaluator: Sendable {
                 }
             }
             metrics?.evaluations.increment()
-            metrics?.evaluationDuration.record(ContinuousClock.now - started)
+            metrics?.evaluationDuration.record(duration: ContinuousClock.now - started)
             return claimed
         } catch {
             metrics?.failedEvaluations.increment()

@@ -124,7 +124,8 @@ extension DecodeWatchCommand {
         func run() async throws {
             let logger = logging.makeLogger()
             let registry = PrometheusCollectorRegistry()
-            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+            let metrics = PrometheusMetricsFactory.decodewatch(registry: registry)
+            MetricsSystem.bootstrap(metrics)
             let (reportStore, storeService) = try store.open(logger: logger)
             var limits = IngestLimits()
             limits.maxCompressedBytes = maxBodyBytes
@@ -149,7 +150,7 @@ extension DecodeWatchCommand {
             }
             let alerts = AlertEvaluator(
                 store: reportStore, cooldown: alertCooldown.seconds, publicURL: publicURL.flatMap(URL.init(string:)),
-                metrics: AlertMetrics(registry: registry), logger: logger)
+                metrics: AlertMetrics(factory: metrics), logger: logger)
             services.append(AlertScheduler(evaluator: alerts, interval: alertInterval.seconds))
             // Runs with --retention off too: per-minute counts are always trimmed after a week.
             services.append(RetentionJob(store: reportStore, retention: retention?.seconds, logger: logger))
