@@ -137,7 +137,15 @@ let package = Package(
         ),
         .testTarget(
             name: "DecodeWatchTests",
-            dependencies: ["DecodeWatch", "DecodeWatchContracts", "DecodeWatchServer", "DecodeWatchStore"],
+            dependencies: [
+                "DecodeWatch",
+                "DecodeWatchContracts",
+                "DecodeWatchServer",
+                "DecodeWatchStore",
+                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
+                .product(name: "NIOCore", package: "swift-nio", condition: collector),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -162,6 +170,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
             ]
         ),
-        .testTarget(name: "decodewatchTests", dependencies: ["decodewatch"]),
+        .testTarget(
+            name: "decodewatchTests",
+            dependencies: [
+                "decodewatch",
+                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
+                .product(name: "NIOCore", package: "swift-nio", condition: collector),
+            ]
+        ),
     ]
 )

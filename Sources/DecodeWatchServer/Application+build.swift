@@ -12,16 +12,20 @@ import Prometheus
 /// - Parameters:
 ///   - configuration: address, limits and policies.
 ///   - store: where batches are committed and summaries read.
-///   - registry: the Prometheus registry served at `/metrics`.
+///   - registry: the Prometheus registry served at `/metrics`, where the application's metrics are kept.
 ///   - logger: the application logger.
 ///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
+///   - beforeServerStarts: runs inside the application's service, before the server listens; when it throws,
+///     the server never listens and the application ends with its error. Services started before the
+///     application in the same group (the store's connection pool) are available to it.
 /// - Returns: the application, ready to be run as a `Service`.
 public func buildApplication(
     configuration: ServerConfiguration,
     store: any CollectorStore,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     logger: Logger = Logger(label: "decodewatch"),
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    beforeServerStarts: @escaping @Sendable () async throws -> Void = {}
 ) -> some ApplicationProtocol {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: ErrorMiddleware(retryAfter: configuration.retryAfterSeconds))
@@ -33,12 +37,13 @@ public func buildApplication(
     let logsBatches = acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
     let gate = IngestGate(
         maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute)
-    let metrics = IngestMetrics(registry: registry)
+    let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
+    let metrics = IngestMetrics(factory: factory)
     let refusal = IngestRefusal(
         gate: gate, refused: metrics.refusedBatches, retryAfter: configuration.retryAfterSeconds,
         serverName: serverName)
     IngestController(
-        commits: GroupCommit(store: store, registry: registry),
+        commits: GroupCommit(store: store, metrics: factory),
         verifier: verifier,
         validator: validator,
         redactor: redactor,
@@ -50,7 +55,6 @@ public func buildApplication(
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
     GroupActionsController(store: store).addRoutes(to: readers)
-    DriftController(store: store, normalizer: normalizer).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
     let operations = OperationsController<BasicRequestContext>(store: store, registry: registry)
@@ -60,7 +64,7 @@ public func buildApplication(
     } else {
         operations.addMetrics(to: router)
     }
-    return Application(
+    var app = Application(
         router: router,
         // Refuses batches while the ingest queue is full before they reach the router, and closes refused connections.
         server: .http1(
@@ -77,6 +81,8 @@ public func buildApplication(
         services: [IdleMemoryRelease(gate: gate, store: store)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+    app.beforeServerStarts(perform: beforeServerStarts)
+    return app
 }
 
 /// The `Server` header of every answer.

@@ -1,118 +1,83 @@
 import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A real HTTP/1.1 receiver on 127.0.0.1: answers each POST with the next scripted status (then 200)
-/// and records the bodies. One connection at a time, `Connection: close`; enough for a webhook.
-final class LocalHTTPReceiver: @unchecked Sendable {
+/// A real HTTP/1.1 receiver on 127.0.0.1, on Hummingbird: answers each request with the next scripted status
+/// (then 200) and records them. `Connection: close` on every answer; enough for a webhook.
+final class LocalHTTPReceiver: Sendable {
     struct Received: Sendable {
+        /// Method, target and version, as on the wire (the server speaks HTTP/1.1 only).
         var requestLine: String
+        /// Header names lower-cased.
         var headers: [String: String]
         var body: Data
     }
 
     let port: Int
-    private let socketFD: Int32
-    private let lock = NSLock()
-    private var script: [Int]
-    private var received: [Received] = []
-    /// How long each answer takes, as a slow webhook's would.
-    private let delay: TimeInterval
+    private let state: NIOLockedValueBox<(script: [Int], received: [Received])>
+    private let server: Task<Void, Never>
 
+    /// Starts listening on a free port, and returns once it listens.
+    /// - Parameters:
+    ///   - statuses: the statuses of the first answers, in order; 200 after them.
+    ///   - delay: how long each answer takes, as a slow webhook's would.
     init(statuses: [Int] = [], delay: TimeInterval = 0) throws {
-        script = statuses
-        self.delay = delay
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw POSIXError(.EIO) }
-        self.socketFD = socketFD
-        var yes: Int32 = 1
-        setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        let state = NIOLockedValueBox((script: statuses, received: [Received]()))
+        self.state = state
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            let body = try await request.body.collect(upTo: .max)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let received = Received(
+                requestLine: "\(request.method.rawValue) \(request.uri) HTTP/1.1", headers: headers,
+                body: Data(body.readableBytesView))
+            let status = state.withLockedValue {
+                $0.received.append(received)
+                return $0.script.isEmpty ? 200 : $0.script.removeFirst()
             }
+            if delay > 0 { try await Task.sleep(for: .seconds(delay)) }
+            return Response(
+                status: .init(code: status), headers: [.contentType: "text/plain", .connection: "close"],
+                body: .init(byteBuffer: ByteBuffer(string: "ok")))
         }
-        guard bound == 0, listen(socketFD, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+        var logger = Logger(label: "local-http-receiver")
+        logger.logLevel = .critical
+        let started = DispatchSemaphore(value: 0)
+        let port = NIOLockedValueBox<Int?>(nil)
+        let app = Application(
+            responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                port.withLockedValue { $0 = channel.localAddress?.port }
+                started.signal()
+            }, logger: logger)
+        server = Task {
+            try? await app.run()
+            started.signal()  // a server that cannot start ends the wait for its port
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        started.wait()
+        guard let port = port.withLockedValue({ $0 }) else { throw POSIXError(.EADDRINUSE) }
+        self.port = port
     }
+
+    deinit { server.cancel() }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/hooks/digest")! }
 
-    var requests: [Received] { lock.withLock { received } }
+    var requests: [Received] { state.withLockedValue { $0.received } }
 
+    /// Stops listening, and returns once later connections are refused.
     func stop() {
-        shutdown(socketFD, Int32(SHUT_RDWR))
-        close(socketFD)
-    }
-
-    private func acceptLoop() {
-        while true {
-            let client = accept(socketFD, nil, nil)
-            if client < 0 { return }
-            handle(client)
-            close(client)
+        server.cancel()
+        let stopped = DispatchSemaphore(value: 0)
+        Task { [server] in
+            await server.value
+            stopped.signal()
         }
-    }
-
-    private func handle(_ client: Int32) {
-        var buffer = Data()
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        func readMore() -> Bool {
-            let n = read(client, &chunk, chunk.count)
-            if n <= 0 { return false }
-            buffer.append(contentsOf: chunk[0..<n])
-            return true
-        }
-        let separator = Data("\r\n\r\n".utf8)
-        while buffer.range(of: separator) == nil { if !readMore() { return } }
-        let headerEnd = buffer.range(of: separator)!
-        let head = String(decoding: buffer[..<headerEnd.lowerBound], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst()
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        if headers["expect"]?.lowercased() == "100-continue" { send(client, "HTTP/1.1 100 Continue\r\n\r\n") }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
-        var body = Data(buffer[headerEnd.upperBound...])
-        while body.count < length {
-            let before = buffer.count
-            if !readMore() { break }
-            body.append(buffer[before...])
-        }
-        let status: Int = lock.withLock {
-            received.append(Received(requestLine: requestLine, headers: headers, body: body))
-            return script.isEmpty ? 200 : script.removeFirst()
-        }
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-        send(
-            client,
-            "HTTP/1.1 \(status) Scripted\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
-        )
-    }
-
-    private func send(_ client: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        stopped.wait()
     }
 }
 

@@ -68,21 +68,8 @@ public struct AlertRuleDraft: Sendable, Hashable {
         guard let format = AlertRule.Format(rawValue: format) else {
             throw QueryError("--format '\(format)' is unknown; use slack or json.")
         }
-        var kindValue: ReportKind?
-        if let kind {
-            guard let known = ReportKind(rawValue: kind) else {
-                let names = ReportKind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw QueryError("--kind '\(kind)' is unknown; use one of \(names).")
-            }
-            kindValue = known
-        }
-        var endpointValue: String?
-        if let endpoint {
-            guard let normalized = normalizer.normalize(endpoint) else {
-                throw QueryError("--endpoint '\(endpoint)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
-            }
-            endpointValue = normalized
-        }
+        let kindValue = try ReportKind.filter(kind, field: "--kind")
+        let endpointValue = try normalizer.filter(endpoint, field: "--endpoint")
         return AlertRule(
             id: id, name: trimmed, app: app, endpoint: endpointValue, kind: kindValue, condition: condition,
             window: window, webhook: url, format: format, createdAt: now)

@@ -8,8 +8,8 @@ import Foundation
 public struct Digest: Codable, Sendable, Hashable {
     /// The version of this document's shape; 1.
     public var version: Int
-    /// The app the digest is restricted to, or `nil` for every app.
-    public var app: String?
+    /// The app the digest is restricted to, or `nil` (written `null`) for every app.
+    @NullEncoded public var app: String?
     /// When the digest was computed.
     @RFC3339Coded public var generatedAt: Date
     /// The period summarized.
@@ -61,24 +61,6 @@ public struct Digest: Codable, Sendable, Hashable {
         case generatedAt = "generated_at"
         case previousPeriod = "previous_period"
         case growthRule = "growth_rule"
-    }
-
-    // `app` is written as `null` for an all-apps digest rather than left out.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(app, forKey: .app)
-        try container.encode(_generatedAt, forKey: .generatedAt)
-        try container.encode(period, forKey: .period)
-        try container.encode(previousPeriod, forKey: .previousPeriod)
-        try container.encode(growthRule, forKey: .growthRule)
-        try container.encode(totals, forKey: .totals)
-        try container.encode(new, forKey: .new)
-        try container.encode(regressed, forKey: .regressed)
-        try container.encode(growing, forKey: .growing)
-        try container.encode(fading, forKey: .fading)
-        try container.encode(endpoints, forKey: .endpoints)
-        try container.encodeIfPresent(drift, forKey: .drift)
     }
 }
 
@@ -165,7 +147,7 @@ public struct DigestGroup: Codable, Sendable, Hashable {
     /// Failure kind.
     public var kind: ReportKind
     /// Most frequent expected type in the period.
-    public var expected: String?
+    @NullEncoded public var expected: String?
     /// Failures in the period.
     public var count: Int
     /// Failures in the previous period.
@@ -173,7 +155,7 @@ public struct DigestGroup: Codable, Sendable, Hashable {
     /// Distinct installs in the period.
     public var installs: Int
     /// `count` ÷ decodes of the endpoint in the period; `nil` when no decodes were reported.
-    public var rate: Double?
+    @NullEncoded public var rate: Double?
     /// Failures per app version in the period.
     public var versions: [String: Int]
     /// Lifecycle status relative to the period (docs/api.md#status).
@@ -185,7 +167,7 @@ public struct DigestGroup: Codable, Sendable, Hashable {
     /// When the group was last seen, ever.
     @RFC3339Coded public var lastSeen: Date
     /// For a regressed group, the app version whose report brought it back.
-    public var regressedVersion: String?
+    @NullEncoded public var regressedVersion: String?
     /// Failures per hour of the period, oldest first (one entry per hour).
     public var hourly: [Int]
 
@@ -226,28 +208,6 @@ public struct DigestGroup: Codable, Sendable, Hashable {
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
         case regressedVersion = "regressed_version"
-    }
-
-    // Optional fields are written as `null` rather than left out, like the fields summary.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(group, forKey: .group)
-        try container.encode(app, forKey: .app)
-        try container.encode(endpoint, forKey: .endpoint)
-        try container.encode(path, forKey: .path)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(expected, forKey: .expected)
-        try container.encode(count, forKey: .count)
-        try container.encode(previousCount, forKey: .previousCount)
-        try container.encode(installs, forKey: .installs)
-        try container.encode(rate, forKey: .rate)
-        try container.encode(versions, forKey: .versions)
-        try container.encode(status, forKey: .status)
-        try container.encode(trend, forKey: .trend)
-        try container.encode(_firstSeen, forKey: .firstSeen)
-        try container.encode(_lastSeen, forKey: .lastSeen)
-        try container.encode(regressedVersion, forKey: .regressedVersion)
-        try container.encode(hourly, forKey: .hourly)
     }
 }
 

@@ -57,21 +57,8 @@ public struct FieldsQuery: Sendable, Hashable {
             throw QueryError(
                 "since (\(RFC3339.string(from: start))) must be before until (\(RFC3339.string(from: end))).")
         }
-        var kindValue: ReportKind?
-        if let kind {
-            guard let known = ReportKind(rawValue: kind) else {
-                let names = ReportKind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw QueryError("kind '\(kind)' is unknown; use one of \(names).")
-            }
-            kindValue = known
-        }
-        var endpointValue: String?
-        if let endpoint {
-            guard let normalized = normalizer.normalize(endpoint) else {
-                throw QueryError("endpoint '\(endpoint)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
-            }
-            endpointValue = normalized
-        }
+        let kindValue = try ReportKind.filter(kind, field: "kind")
+        let endpointValue = try normalizer.filter(endpoint, field: "endpoint")
         var count = defaultLimit
         if let limit {
             guard let value = Int(limit), (1...maxLimit).contains(value) else {
@@ -93,4 +80,37 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var description: String { message }
+}
+
+extension ReportKind {
+    /// Reads a kind filter.
+    /// - Parameters:
+    ///   - text: the kind's name, or `nil` for no filter.
+    ///   - field: the filter as the caller wrote it (`kind`, `--kind`), for the message.
+    /// - Returns: the kind, or `nil` for no filter.
+    /// - Throws: ``QueryError`` when the name is no kind's.
+    static func filter(_ text: String?, field: String) throws(QueryError) -> ReportKind? {
+        guard let text else { return nil }
+        guard let kind = ReportKind(rawValue: text) else {
+            let names = ReportKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw QueryError("\(field) '\(text)' is unknown; use one of \(names).")
+        }
+        return kind
+    }
+}
+
+extension EndpointNormalizer {
+    /// Reads an endpoint filter, normalized as reports are, so that `GET /v2/posts/42` finds `GET /v2/posts/{id}`.
+    /// - Parameters:
+    ///   - text: the endpoint, or `nil` for no filter.
+    ///   - field: the filter as the caller wrote it (`endpoint`, `--endpoint`), for the message.
+    /// - Returns: the normalized endpoint, or `nil` for no filter.
+    /// - Throws: ``QueryError`` when the text is not "METHOD /path".
+    func filter(_ text: String?, field: String) throws(QueryError) -> String? {
+        guard let text else { return nil }
+        guard let endpoint = normalize(text) else {
+            throw QueryError("\(field) '\(text)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
+        }
+        return endpoint
+    }
 }

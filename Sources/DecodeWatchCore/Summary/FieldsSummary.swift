@@ -5,9 +5,9 @@ import Foundation
 /// --format json`.
 public struct FieldsSummary: Codable, Sendable, Hashable {
     /// Start of the window.
-    public var since: Date
+    @RFC3339Coded public var since: Date
     /// End of the window.
-    public var until: Date
+    @RFC3339Coded public var until: Date
     /// One entry per group with reports in the window, by count descending then group ascending.
     public var fields: [FieldSummary]
 
@@ -16,22 +16,6 @@ public struct FieldsSummary: Codable, Sendable, Hashable {
         self.since = since
         self.until = until
         self.fields = fields
-    }
-
-    enum CodingKeys: String, CodingKey { case since, until, fields }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        since = try RFC3339.decode(container, .since)
-        until = try RFC3339.decode(container, .until)
-        fields = try container.decode([FieldSummary].self, forKey: .fields)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(RFC3339.string(from: since), forKey: .since)
-        try container.encode(RFC3339.string(from: until), forKey: .until)
-        try container.encode(fields, forKey: .fields)
     }
 }
 
@@ -48,17 +32,17 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     /// Failure kind.
     public var kind: ReportKind
     /// Most frequent expected type in the window.
-    public var expected: String?
+    @NullEncoded public var expected: String?
     /// Sum of report counts in the window.
     public var count: Int
     /// Distinct installs in the window; an estimate within 2 % above 1,000 (docs/api.md#installs-and-rates).
     public var installs: Int
     /// `count` ÷ decodes of the endpoint in the window; `nil` when no decodes were reported.
-    public var rate: Double?
+    @NullEncoded public var rate: Double?
     /// When the group was first seen, ever.
-    public var firstSeen: Date
+    @RFC3339Coded public var firstSeen: Date
     /// When the group was last seen, ever.
-    public var lastSeen: Date
+    @RFC3339Coded public var lastSeen: Date
     /// Report counts per app version in the window.
     public var versions: [String: Int]
     /// Lifecycle status relative to the window.
@@ -96,55 +80,5 @@ public struct FieldSummary: Codable, Sendable, Hashable {
         case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, sample, drift
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        group = try container.decode(String.self, forKey: .group)
-        app = try container.decode(String.self, forKey: .app)
-        endpoint = try container.decode(String.self, forKey: .endpoint)
-        path = try container.decode(String.self, forKey: .path)
-        kind = try container.decode(ReportKind.self, forKey: .kind)
-        expected = try container.decodeIfPresent(String.self, forKey: .expected)
-        count = try container.decode(Int.self, forKey: .count)
-        installs = try container.decode(Int.self, forKey: .installs)
-        rate = try container.decodeIfPresent(Double.self, forKey: .rate)
-        firstSeen = try RFC3339.decode(container, .firstSeen)
-        lastSeen = try RFC3339.decode(container, .lastSeen)
-        versions = try container.decode([String: Int].self, forKey: .versions)
-        status = try container.decode(GroupStatus.self, forKey: .status)
-        sample = try container.decode(Sample.self, forKey: .sample)
-        drift = try container.decodeIfPresent(DriftJudgement.self, forKey: .drift)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(group, forKey: .group)
-        try container.encode(app, forKey: .app)
-        try container.encode(endpoint, forKey: .endpoint)
-        try container.encode(path, forKey: .path)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(expected, forKey: .expected)
-        try container.encode(count, forKey: .count)
-        try container.encode(installs, forKey: .installs)
-        try container.encode(rate, forKey: .rate)
-        try container.encode(RFC3339.string(from: firstSeen), forKey: .firstSeen)
-        try container.encode(RFC3339.string(from: lastSeen), forKey: .lastSeen)
-        try container.encode(versions, forKey: .versions)
-        try container.encode(status, forKey: .status)
-        try container.encode(sample, forKey: .sample)
-        try container.encodeIfPresent(drift, forKey: .drift)
-    }
-}
-
-extension RFC3339 {
-    /// Decodes a required RFC 3339 string field.
-    static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) throws -> Date {
-        let text = try container.decode(String.self, forKey: key)
-        guard let date = date(from: text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "'\(text)' is not an RFC 3339 time")
-        }
-        return date
     }
 }

@@ -139,23 +139,9 @@ struct BatchDecoder {
     }
 
     private mutating func readApp() throws(JSONSyntaxError) -> AppFields {
-        var app = AppFields()
-        try readMembers { reader throws(JSONSyntaxError) in
-            if reader.scanner.lastKeyIs("id"), app.id.isAbsent {
-                app.id = try reader.readString()
-            } else if reader.scanner.lastKeyIs("version"), app.version.isAbsent {
-                app.version = try reader.readString()
-            } else if reader.scanner.lastKeyIs("build"), app.build.isAbsent {
-                app.build = try reader.readString()
-            } else if reader.scanner.lastKeyIs("platform"), app.platform.isAbsent {
-                app.platform = try reader.readString()
-            } else if reader.scanner.lastKeyIs("os"), app.os.isAbsent {
-                app.os = try reader.readString()
-            } else {
-                try reader.scanner.scanValue()
-            }
-        }
-        return app
+        try readStrings(
+            into: AppFields(),
+            [("id", \.id), ("version", \.version), ("build", \.build), ("platform", \.platform), ("os", \.os)])
     }
 
     /// The members of `sdk` as read.
@@ -165,17 +151,24 @@ struct BatchDecoder {
     }
 
     private mutating func readSDK() throws(JSONSyntaxError) -> SDKFields {
-        var sdk = SDKFields()
+        try readStrings(into: SDKFields(), [("name", \.name), ("version", \.version)])
+    }
+
+    /// Reads an object of string members into `fields`, each named member into its field; the first of two
+    /// members with the same name wins, and other members are skipped.
+    private mutating func readStrings<Fields>(
+        into fields: Fields, _ members: [(name: StaticString, field: WritableKeyPath<Fields, Field<String>>)]
+    ) throws(JSONSyntaxError) -> Fields {
+        var fields = fields
         try readMembers { reader throws(JSONSyntaxError) in
-            if reader.scanner.lastKeyIs("name"), sdk.name.isAbsent {
-                sdk.name = try reader.readString()
-            } else if reader.scanner.lastKeyIs("version"), sdk.version.isAbsent {
-                sdk.version = try reader.readString()
-            } else {
-                try reader.scanner.scanValue()
+            for member in members where reader.scanner.lastKeyIs(member.name) && fields[keyPath: member.field].isAbsent
+            {
+                fields[keyPath: member.field] = try reader.readString()
+                return
             }
+            try reader.scanner.scanValue()
         }
-        return sdk
+        return fields
     }
 
     // MARK: Elements

@@ -4,23 +4,41 @@ import Foundation
 import Hummingbird
 
 /// `GET /v1/fields`: the breaking-fields summary (docs/api.md#breaking-fields), and `POST /v1/groups/{group}/resolve`.
+///
+/// Also `GET /v1/drift`: each breaking group of an app with a contract, with its verdict (README, "Contract drift").
+/// It takes the same filters as the summary, plus `verdict`; the contracts are read once per request and every group
+/// is judged in memory.
 struct FieldsController<Context: RequestContext>: Sendable {
     let store: any CollectorStore
     let normalizer: EndpointNormalizer
 
     func addRoutes(to router: some RouterMethods<Context>) {
         router.get("/v1/fields", use: fields)
+        router.get("/v1/drift", use: drift)
         router.post("/v1/groups/:group/resolve", use: resolve)
     }
 
     @Sendable func fields(request: Request, context: Context) async throws -> Response {
+        let now = Date()
+        let query = try fieldsQuery(FormValues(query: request), now: now)
+        return try Response.json(try await store.judgedFields(query, now: now))
+    }
+
+    @Sendable func drift(request: Request, context: Context) async throws -> Response {
         let parameters = FormValues(query: request)
         let now = Date()
-        let query = try FieldsQuery.parse(
+        let query = try fieldsQuery(parameters, now: now)
+        let verdict = try DriftVerdict.parse(parameters["verdict"])
+        let summary = try await store.judgedFields(query, now: now)
+        return try Response.json(DriftReport(summary: summary, verdict: verdict))
+    }
+
+    /// The filters of a query string, shared by the summary and drift.
+    private func fieldsQuery(_ parameters: FormValues, now: Date) throws -> FieldsQuery {
+        try FieldsQuery.parse(
             app: parameters["app"], endpoint: parameters["endpoint"], kind: parameters["kind"],
             since: parameters["since"], until: parameters["until"], limit: parameters["limit"], now: now,
             normalizer: normalizer)
-        return try Response.json(try await store.judgedFields(query, now: now))
     }
 
     @Sendable func resolve(request: Request, context: Context) async throws -> Response {

@@ -30,7 +30,7 @@ struct IngestController<Context: RequestContext>: Sendable {
         defer { gate.leave() }
         do {
             let response = try await process(request, context: context)
-            metrics.duration.record(ContinuousClock.now - started)
+            metrics.duration.record(duration: ContinuousClock.now - started)
             return response
         } catch let error as APIError where error.status == .tooManyRequests {
             metrics.refusedBatches.increment()

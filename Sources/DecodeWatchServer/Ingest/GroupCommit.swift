@@ -1,6 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
-import Prometheus
+import Metrics
 
 /// Commits the batches that arrive together in one transaction (a group commit).
 ///
@@ -20,27 +20,17 @@ actor GroupCommit {
     static let defaultTimeout: Duration = .seconds(15)
 
     private let store: any ReportStore
-    private let batchesPerCommit: ValueHistogram
-    private let commitDuration: DurationHistogram
+    private let batchesPerCommit: Recorder
+    private let commitDuration: Timer
     private var waiting: [(batch: BatchAggregate, caller: CheckedContinuation<IngestOutcome, any Error>)] = []
     private var committing = false
     private let timeout: Duration
 
-    init(store: any ReportStore, registry: PrometheusCollectorRegistry, timeout: Duration = defaultTimeout) {
+    init(store: any ReportStore, metrics: any MetricsFactory, timeout: Duration = defaultTimeout) {
         self.store = store
         self.timeout = timeout
-        batchesPerCommit = registry.makeValueHistogram(
-            descriptor: .decodewatch(
-                "ingest", "batches_per_commit", unit: "", help: "Batches stored together in one transaction."),
-            buckets: [1, 2, 4, 8, 16, 32, 64])
-        commitDuration = registry.makeDurationHistogram(
-            descriptor: .decodewatch(
-                "ingest", "commit_duration", unit: "seconds",
-                help: "Time one commit took, from folding its batches to the end of its transaction."),
-            buckets: [
-                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                .milliseconds(100), .seconds(1),
-            ])
+        batchesPerCommit = Recorder(label: MetricLabel.batchesPerCommit, factory: metrics)
+        commitDuration = Timer(label: MetricLabel.commitDuration, factory: metrics)
     }
 
     /// Stores a batch in the next commit.
@@ -63,7 +53,7 @@ actor GroupCommit {
             batchesPerCommit.record(Double(group.count))
             let started = ContinuousClock.now
             do {
-                defer { commitDuration.record(ContinuousClock.now - started) }
+                defer { commitDuration.record(duration: ContinuousClock.now - started) }
                 let store = store
                 let batches = group.map(\.batch)
                 let timeout = timeout

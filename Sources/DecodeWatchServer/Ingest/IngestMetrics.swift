@@ -1,36 +1,31 @@
-import Prometheus
+import Metrics
 
 /// The collector's own ingest counters, exposed at `/metrics`.
 struct IngestMetrics: Sendable {
+    /// `decodewatch_ingest_batches_total`: ingest requests by outcome.
     let storedBatches: Counter
     let duplicateBatches: Counter
     let refusedBatches: Counter
+    /// `decodewatch_ingest_reports_total`: reports in stored batches, accepted or rejected.
     let acceptedReports: Counter
     let rejectedReports: Counter
+    /// `decodewatch_ingest_bytes_total`: ingest body bytes, as sent and inflated.
     let compressedBytes: Counter
     let inflatedBytes: Counter
-    let duration: DurationHistogram
+    /// Time from request to committed answer.
+    let duration: Timer
 
-    init(registry: PrometheusCollectorRegistry) {
-        let batches = MetricNameDescriptor.decodewatch(
-            "ingest", "batches", unit: "total", help: "Ingest requests by outcome.")
-        storedBatches = registry.makeCounter(descriptor: batches, labels: [("outcome", "stored")])
-        duplicateBatches = registry.makeCounter(descriptor: batches, labels: [("outcome", "duplicate")])
-        refusedBatches = registry.makeCounter(descriptor: batches, labels: [("outcome", "refused")])
-        let reports = MetricNameDescriptor.decodewatch(
-            "ingest", "reports", unit: "total", help: "Reports in stored batches, accepted or rejected.")
-        acceptedReports = registry.makeCounter(descriptor: reports, labels: [("outcome", "accepted")])
-        rejectedReports = registry.makeCounter(descriptor: reports, labels: [("outcome", "rejected")])
-        let bytes = MetricNameDescriptor.decodewatch(
-            "ingest", "bytes", unit: "total", help: "Ingest body bytes, as sent and inflated.")
-        compressedBytes = registry.makeCounter(descriptor: bytes, labels: [("stage", "compressed")])
-        inflatedBytes = registry.makeCounter(descriptor: bytes, labels: [("stage", "inflated")])
-        duration = registry.makeDurationHistogram(
-            descriptor: .decodewatch(
-                "ingest", "duration", unit: "seconds", help: "Time from request to committed answer."),
-            buckets: [
-                .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500),
-                .seconds(2),
-            ])
+    init(factory: any MetricsFactory) {
+        func counter(_ label: String, _ dimension: (String, String)) -> Counter {
+            Counter(label: label, dimensions: [dimension], factory: factory)
+        }
+        storedBatches = counter("decodewatch_ingest_batches_total", ("outcome", "stored"))
+        duplicateBatches = counter("decodewatch_ingest_batches_total", ("outcome", "duplicate"))
+        refusedBatches = counter("decodewatch_ingest_batches_total", ("outcome", "refused"))
+        acceptedReports = counter("decodewatch_ingest_reports_total", ("outcome", "accepted"))
+        rejectedReports = counter("decodewatch_ingest_reports_total", ("outcome", "rejected"))
+        compressedBytes = counter("decodewatch_ingest_bytes_total", ("stage", "compressed"))
+        inflatedBytes = counter("decodewatch_ingest_bytes_total", ("stage", "inflated"))
+        duration = Timer(label: MetricLabel.ingestDuration, factory: factory)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
+import Metrics
 import NIOCore
 import NIOHTTPTypes
-import Prometheus
 import Synchronization
 
 /// Answers 429 to a batch on the event loop as soon as its request head arrives while the ingest queue is full,

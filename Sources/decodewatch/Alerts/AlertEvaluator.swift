@@ -14,7 +14,9 @@ struct AlertEvaluator: Sendable {
     /// The store.
     let store: any AlertStore
     /// How long a group stays quiet for a rule after alerting, unless it is resolved and comes back.
-    var cooldown: TimeInterval = 3600
+    var cooldown: TimeInterval = defaultCooldown
+    /// The cooldown unless told otherwise (`serve --alert-cooldown`).
+    static let defaultCooldown: TimeInterval = 3600
     /// Where the dashboard is reachable, for links to group pages.
     var publicURL: URL?
     /// Delivery attempts per alert, the first included.
@@ -53,7 +55,7 @@ struct AlertEvaluator: Sendable {
                 }
             }
             metrics?.evaluations.increment()
-            metrics?.evaluationDuration.record(ContinuousClock.now - started)
+            metrics?.evaluationDuration.record(duration: ContinuousClock.now - started)
             return claimed
         } catch {
             metrics?.failedEvaluations.increment()

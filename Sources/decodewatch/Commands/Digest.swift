@@ -23,8 +23,10 @@ extension DecodeWatchCommand {
         @Option(help: "Write the digest to this file instead of standard output.") var output: String?
         @Option(help: "POST the digest to this Slack-compatible webhook URL, once per period.") var webhook: String?
         @Option(help: "Only this app id.") var app: String?
-        @Option(help: "Before the digest, resolve groups not seen for this long (e.g. 14d).")
-        var autoResolveAfter: String?
+        @Option(
+            help: "Before the digest, resolve groups not seen for this long (e.g. 14d).",
+            transform: DurationArgument.parser("--auto-resolve-after", mustBe: "a duration such as 14d."))
+        var autoResolveAfter: DurationArgument?
         @Option(help: "Webhook attempts before giving up (retried with exponential backoff).")
         var webhookAttempts = 4
         @OptionGroup var logging: LoggingOptions
@@ -34,9 +36,6 @@ extension DecodeWatchCommand {
                 guard let url = URL(string: webhook), let scheme = url.scheme?.lowercased(),
                     ["http", "https"].contains(scheme), url.host != nil
                 else { throw ValidationError("--webhook '\(webhook)' must be an http(s) URL.") }
-            }
-            if let autoResolveAfter, TimeReference.duration(autoResolveAfter) == nil {
-                throw ValidationError("--auto-resolve-after '\(autoResolveAfter)' must be a duration such as 14d.")
             }
             if let app, app.isEmpty { throw ValidationError("--app must not be empty.") }
             guard (1...10).contains(webhookAttempts) else { throw ValidationError("--webhook-attempts must be 1–10.") }
@@ -53,7 +52,7 @@ extension DecodeWatchCommand {
             let job = DigestJob(
                 period: period, app: app, format: format, outputPath: output,
                 webhook: webhook.flatMap(URL.init(string:)).map { WebhookSender(url: $0, attempts: webhookAttempts) },
-                autoResolveAfter: autoResolveAfter.flatMap(TimeReference.duration))
+                autoResolveAfter: autoResolveAfter?.seconds)
             let result = try await store.withStore(logger: logger) {
                 try await job.run(store: $0, now: now, logger: logger)
             }

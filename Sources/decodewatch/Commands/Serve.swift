@@ -20,49 +20,83 @@ extension DecodeWatchCommand {
                 --allow-unauthenticated-remote is given. It logs at start which mode it runs in.
                 """)
 
-        @Option(help: "Address to listen on.") var host = "127.0.0.1"
-        @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+        /// The configuration the options start from, so that each default is named once, in `ServerConfiguration`.
+        private static let defaults = ServerConfiguration()
+
+        @Option(help: "Address to listen on.") var host = defaults.host
+        @Option(help: "Port to listen on (0 picks a free one).") var port = defaults.port
         @OptionGroup var store: StoreOptions
         @OptionGroup var logging: LoggingOptions
         @Option(name: .customLong("route"), help: "A route template such as 'GET /v2/posts/{slug}' (repeatable).")
         var routes: [String] = []
-        @Option(help: "Largest request body as sent, in bytes.") var maxBodyBytes = IngestLimits().maxCompressedBytes
-        @Option(help: "Largest body after inflating, in bytes.") var maxInflatedBytes = IngestLimits().maxInflatedBytes
-        @Option(help: "Most reports per batch.") var maxReports = IngestLimits().maxReports
-        @Option(help: "Ingest requests processed at once before answering 429.") var maxConcurrentIngests = 64
+        @Option(help: "Largest request body as sent, in bytes.") var maxBodyBytes = defaults.limits.maxCompressedBytes
+        @Option(help: "Largest body after inflating, in bytes.") var maxInflatedBytes = defaults.limits.maxInflatedBytes
+        @Option(help: "Most reports per batch.") var maxReports = defaults.limits.maxReports
+        @Option(help: "Ingest requests processed at once before answering 429.")
+        var maxConcurrentIngests = defaults.maxConcurrentIngests
         @Option(help: "Batches per minute one app may send before answering 429 (default: no limit).")
         var appBatchesPerMinute: Int?
         @Flag(help: "Listen on a non-loopback address even without ingest keys and read tokens.")
         var allowUnauthenticatedRemote = false
-        @Option(help: "Seconds a request body may take to arrive before the answer is 408.") var readTimeout = 30
-        @Option(help: "Connections open at once; more wait in the listen backlog.") var maxConnections = 1024
+        @Option(help: "Seconds a request body may take to arrive before the answer is 408.")
+        var readTimeout = Int(defaults.readTimeout.components.seconds)
+        @Option(help: "Connections open at once; more wait in the listen backlog.")
+        var maxConnections = defaults.maxConnections
         @Flag(help: "Require a read token for /metrics too (once a read token exists).")
-        var metricsRequireToken = false
+        var metricsRequireToken = defaults.metricsRequireToken
         @Option(
             name: .customLong("redact-key"),
             help: "A key whose values are redacted from snippets and messages, added to the defaults (repeatable).")
         var redactKeys: [String] = []
-        @Option(help: "Send the digest of each period of this length (e.g. 24h, aligned on UTC) to --digest-webhook.")
-        var digestEvery: String?
+        @Option(
+            help: "Send the digest of each period of this length (e.g. 24h, aligned on UTC) to --digest-webhook.",
+            transform: DurationArgument.parser("--digest-every", mustBe: "whole hours, e.g. 24h or 7d.") {
+                $0 >= 3600 && $0.truncatingRemainder(dividingBy: 3600) == 0
+            })
+        var digestEvery: DurationArgument?
         @Option(help: "Slack-compatible webhook URL the scheduled digest is posted to, once per period.")
         var digestWebhook: String?
         @Option(
             help: """
                 How long reports are kept (e.g. 90d, at least 1d), or 'off' to keep them forever. Older data \
-                is deleted every hour in small transactions; per-minute counts are kept for 7 days either way.
-                """)
-        var retention = "90d"
+                is deleted every hour in small transactions; per-minute counts are kept for 7 days either way. \
+                (default: \(defaultRetention))
+                """,
+            transform: { text in
+                text == "off"
+                    ? nil
+                    : try DurationArgument.parser(
+                        "--retention", mustBe: "a duration of at least 1d, such as 90d, or 'off'."
+                    ) { $0 >= 86_400 }(text)
+            })
+        var retention: DurationArgument? = defaultRetention
         @Option(
             help: """
                 How often the alert rules (`decodewatch alerts`) are evaluated, e.g. 30s; 1s at least, \
-                1m at most, so an alert goes out within a minute.
-                """)
-        var alertInterval = "30s"
-        @Option(help: "How long a group stays quiet for a rule after alerting, unless it is resolved and comes back.")
-        var alertCooldown = "1h"
+                1m at most, so an alert goes out within a minute. (default: \(defaultAlertInterval))
+                """,
+            transform: DurationArgument.parser("--alert-interval", mustBe: "1s to 1m, e.g. 30s.") {
+                (1...60).contains($0)
+            })
+        var alertInterval = defaultAlertInterval
+        @Option(
+            help: """
+                How long a group stays quiet for a rule after alerting, unless it is resolved and comes back. \
+                (default: \(defaultAlertCooldown))
+                """,
+            transform: DurationArgument.parser("--alert-cooldown", mustBe: "a duration of at least 1m, e.g. 1h.") {
+                $0 >= 60
+            })
+        var alertCooldown = defaultAlertCooldown
         @Option(help: "The URL the dashboard is reachable at, e.g. https://decodewatch.example.com; alerts link to it.")
         var publicURL: String?
 
+        /// How long reports are kept unless `--retention` says otherwise.
+        static let defaultRetention = DurationArgument(seconds: 90 * 86_400)
+        /// How often the alert rules are evaluated unless `--alert-interval` says otherwise.
+        static let defaultAlertInterval = DurationArgument(seconds: 30)
+        /// How long a group stays quiet after alerting unless `--alert-cooldown` says otherwise.
+        static let defaultAlertCooldown = DurationArgument(seconds: AlertEvaluator.defaultCooldown)
         /// How long a graceful shutdown may take before the services are cancelled.
         static let maximumGracefulShutdown: Duration = .seconds(20)
         /// How long cancelled services may take to end before the process aborts.
@@ -78,23 +112,6 @@ extension DecodeWatchCommand {
             if (digestEvery == nil) != (digestWebhook == nil) {
                 throw ValidationError("--digest-every and --digest-webhook go together.")
             }
-            if let digestEvery {
-                guard let seconds = TimeReference.duration(digestEvery), seconds >= 3600,
-                    seconds.truncatingRemainder(dividingBy: 3600) == 0
-                else { throw ValidationError("--digest-every '\(digestEvery)' must be whole hours, e.g. 24h or 7d.") }
-            }
-            if retention != "off" {
-                guard let seconds = TimeReference.duration(retention), seconds >= 86_400 else {
-                    throw ValidationError(
-                        "--retention '\(retention)' must be a duration of at least 1d, such as 90d, or 'off'.")
-                }
-            }
-            guard let interval = TimeReference.duration(alertInterval), (1...60).contains(interval) else {
-                throw ValidationError("--alert-interval '\(alertInterval)' must be 1s to 1m, e.g. 30s.")
-            }
-            guard let cooldown = TimeReference.duration(alertCooldown), cooldown >= 60 else {
-                throw ValidationError("--alert-cooldown '\(alertCooldown)' must be a duration of at least 1m, e.g. 1h.")
-            }
             if let publicURL, URL(string: publicURL)?.host == nil {
                 throw ValidationError(
                     "--public-url '\(publicURL)' must be an http(s) URL such as https://decodewatch.example.com.")
@@ -107,7 +124,8 @@ extension DecodeWatchCommand {
         func run() async throws {
             let logger = logging.makeLogger()
             let registry = PrometheusCollectorRegistry()
-            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+            let metrics = PrometheusMetricsFactory.decodewatch(registry: registry)
+            MetricsSystem.bootstrap(metrics)
             let (reportStore, storeService) = try store.open(logger: logger)
             var limits = IngestLimits()
             limits.maxCompressedBytes = maxBodyBytes
@@ -120,27 +138,22 @@ extension DecodeWatchCommand {
                 maxConnections: maxConnections, metricsRequireToken: metricsRequireToken)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
-                onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) })
+                onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) },
+                beforeServerStarts: { try await checkAccessMode(reportStore, logger: logger) })
             // The store's service (PostgreSQL's pool, SQLite's checkpoint) comes first: it starts before and
             // shuts down after what uses it, and the access check runs on the pool before the collector listens.
-            var services: [any Service] = [storeService]
-            services.append(
-                CheckedService(service: app) { try await checkAccessMode(reportStore, logger: logger) })
-            if let every = digestEvery.flatMap(TimeReference.duration),
-                let url = digestWebhook.flatMap(URL.init(string:))
-            {
+            var services: [any Service] = [storeService, app]
+            if let every = digestEvery?.seconds, let url = digestWebhook.flatMap(URL.init(string:)) {
                 let period = DigestScheduler.period(at: Date(), every: every)
                 let job = DigestJob(period: period, webhook: WebhookSender(url: url))
                 services.append(DigestScheduler(store: reportStore, every: every, template: job, logger: logger))
             }
             let alerts = AlertEvaluator(
-                store: reportStore, cooldown: TimeReference.duration(alertCooldown) ?? 3600,
-                publicURL: publicURL.flatMap(URL.init(string:)), metrics: AlertMetrics(registry: registry),
-                logger: logger)
-            services.append(AlertScheduler(evaluator: alerts, interval: TimeReference.duration(alertInterval) ?? 30))
+                store: reportStore, cooldown: alertCooldown.seconds, publicURL: publicURL.flatMap(URL.init(string:)),
+                metrics: AlertMetrics(factory: metrics), logger: logger)
+            services.append(AlertScheduler(evaluator: alerts, interval: alertInterval.seconds))
             // Runs with --retention off too: per-minute counts are always trimmed after a week.
-            services.append(
-                RetentionJob(store: reportStore, retention: TimeReference.duration(retention), logger: logger))
+            services.append(RetentionJob(store: reportStore, retention: retention?.seconds, logger: logger))
             // Whatever ends the group (a signal, a refused start, a failed service) shuts it down gracefully,
             // in reverse order: the pool stops last, after every job that may still be waiting on it. Cancelling
             // all at once could stop the pool under a job's pending query, which then never returns.
@@ -180,17 +193,5 @@ extension DecodeWatchCommand {
                     + "Create them with `decodewatch keys create --app APP` and `decodewatch tokens create --name NAME`, "
                     + "listen on 127.0.0.1 behind a proxy, or pass --allow-unauthenticated-remote.")
         }
-    }
-}
-
-/// A service that runs a check first, inside the service group, so that the check can use services
-/// started before it (the store's connection pool); a failed check ends the group with its error.
-private struct CheckedService: Service {
-    let service: any Service
-    let check: @Sendable () async throws -> Void
-
-    func run() async throws {
-        try await check()
-        try await service.run()
     }
 }

@@ -7,13 +7,7 @@ enum ContractsRenderer {
     static func render(_ contracts: [ContractInfo], as format: CredentialActions.Format) -> String {
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(RFC3339.string(from: date))
-            }
-            return String(decoding: (try? encoder.encode(contracts)) ?? Data(), as: UTF8.self) + "\n"
+            return (try? CommandJSON.render(contracts)) ?? "\n"
         case .table:
             guard !contracts.isEmpty else {
                 return "No contracts. Import one with `decodewatch contracts import openapi.yaml --app APP`.\n"

@@ -35,13 +35,7 @@ enum CredentialActions {
         let credentials = try await store.withStore { try await $0.credentials(kind: kind) }
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(RFC3339.string(from: date))
-            }
-            print(String(decoding: try encoder.encode(credentials), as: UTF8.self))
+            print(try CommandJSON.render(credentials), terminator: "")
         case .table:
             print(table(credentials, kind: kind), terminator: "")
         }

@@ -12,10 +12,7 @@ enum DriftRenderer {
     }
 
     static func json(_ report: DriftReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(report)) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        (try? CommandJSON.render(report)) ?? "\n"
     }
 
     static func table(_ report: DriftReport) -> String {

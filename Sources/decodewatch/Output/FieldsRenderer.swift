@@ -12,10 +12,7 @@ enum FieldsRenderer {
     }
 
     static func json(_ summary: FieldsSummary) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(summary)) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        (try? CommandJSON.render(summary)) ?? "\n"
     }
 
     /// Three lines per group: the id and numbers, then where it breaks, then the kind and details; each cut to
