@@ -46,6 +46,13 @@ public protocol GroupActionStore: DigestStore {
     /// What is stored about one group whatever the window: its key, lifecycle and latest sample.
     /// - Returns: `nil` when no group has that id.
     func storedGroup(_ group: String) async throws -> StoredGroup?
+
+    /// The groups whose id starts with a prefix, so that people can type a few characters of an id.
+    /// - Parameters:
+    ///   - prefix: the start of an id, compared exactly (ids are lowercase hex).
+    ///   - limit: the most groups returned; ask for one more than you show to know that there are more.
+    /// - Returns: the matches ordered by id; one when the prefix is unique, none when no id starts with it.
+    func groups(withIDPrefix prefix: String, limit: Int) async throws -> [StoredGroup]
 }
 
 /// One group as stored: key, lifecycle and the latest redacted sample.

@@ -44,13 +44,37 @@ struct GroupActionStoreTests {
         }
     }
 
+    @Test(
+        "groups are found by the start of their id, in id order, with wildcards taken literally",
+        arguments: StoreBackend.allCases)
+    func idPrefix(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            let (group, other) = try await Self.twoGroups(in: fixture)
+            let store = fixture.store
+            #expect(try await store.groups(withIDPrefix: group, limit: 10).map(\.id) == [group])
+            let byStart = try await store.groups(withIDPrefix: String(group.prefix(8)), limit: 10)
+            #expect(byStart.map(\.id) == (other.hasPrefix(group.prefix(8)) ? [group, other].sorted() : [group]))
+            #expect(byStart.first { $0.id == group }?.path == Self.path)
+            #expect(try await store.groups(withIDPrefix: "", limit: 10).map(\.id) == [group, other].sorted())
+            #expect(try await store.groups(withIDPrefix: "", limit: 1).map(\.id) == [[group, other].min()!])
+            #expect(try await store.groups(withIDPrefix: "%", limit: 10).isEmpty)
+            #expect(try await store.groups(withIDPrefix: String(group.prefix(6)) + "_", limit: 10).isEmpty)
+            #expect(try await store.groups(withIDPrefix: "g", limit: 10).isEmpty)
+        }
+    }
+
+    /// Sends one failure at ``path`` and one at `$.other`.
+    /// - Returns: the two group ids.
+    static func twoGroups(in fixture: StoreFixture) async throws -> (String, String) {
+        try await fixture.send(1)
+        try await fixture.send(1, path: ["other"])
+        return (try await fixture.group(path: path), try await fixture.group(path: "$.other"))
+    }
+
     @Test("unmute ends a mute; a group without decisions has no state", arguments: StoreBackend.allCases)
     func unmute(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
-            try await fixture.send(1)
-            try await fixture.send(1, path: ["other"])
-            let group = try await fixture.group(path: Self.path)
-            let other = try await fixture.group(path: "$.other")
+            let (group, other) = try await Self.twoGroups(in: fixture)
             let at = date("2026-11-21T10:00:00Z")
             try await fixture.store.apply(.mute(.period(86_400)), to: group, at: at)
             try await fixture.store.apply(.unmute, to: group, at: at.addingTimeInterval(60))

@@ -128,7 +128,10 @@ struct CLITests {
     func resolveUnknown(storage: Storage) throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLI.run(["resolve", "0123456789abcdef"] + storage.flags(in: folder))
+        let db = try storage.flags(in: folder)
+        // Only commands that add something create a database; resolve refuses a missing one.
+        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop"] + db).status == 0)
+        let result = try CLI.run(["resolve", "0123456789abcdef"] + db)
         #expect(result.status != 0)
         #expect(result.error.contains("No group has the id '0123456789abcdef'"))
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
@@ -222,6 +225,27 @@ enum CLI {
             contentsOf: repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
         let (body, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: body, as: UTF8.self))
+    }
+
+    /// Runs `body` with `decodewatch serve` on a fresh database of `storage`, then stops the collector and
+    /// expects it to exit 0.
+    /// - Parameter body: gets the store flags for the other commands, the collector's port and a session.
+    static func withCollector(
+        on storage: Storage, _ body: (_ db: [String], _ port: Int, _ session: URLSession) async throws -> Void
+    ) async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try storage.flags(in: folder)
+        let server = try start(["serve", "--port", "0"] + db)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        do {
+            try await body(db, try await server.port(), session)
+        } catch {
+            _ = try? await server.terminate()
+            throw error
+        }
+        #expect(try await server.terminate() == 0)
     }
 
     static func start(_ arguments: [String]) throws -> RunningServer {

@@ -19,6 +19,10 @@ struct PendingBatch: Sendable {
 }
 
 extension SDKInfo {
+    /// The version of DecodeWatch: this SDK, and the collector and `decodewatch` released with it
+    /// (`decodewatch --version`).
+    public static let decodeWatchVersion = "0.1.0"
+
     /// This SDK, as it names itself in every batch.
-    public static let decodeWatch = SDKInfo(name: "decodewatch-swift", version: "0.1.0")
+    public static let decodeWatch = SDKInfo(name: "decodewatch-swift", version: decodeWatchVersion)
 }

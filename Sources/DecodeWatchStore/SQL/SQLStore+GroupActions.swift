@@ -185,16 +185,31 @@ extension SQLStore {
     }
 
     public func storedGroup(_ group: String) async throws -> StoredGroup? {
+        try await storedGroups(where: "group_id = \(dialect.parameter(1))", [.text(group)]).first
+    }
+
+    public func groups(withIDPrefix prefix: String, limit: Int) async throws -> [StoredGroup] {
+        // `substr` rather than LIKE, so that `%` and `_` in a prefix are plain characters on both databases.
+        try await storedGroups(
+            where: "substr(group_id, 1, \(prefix.utf8.count)) = \(dialect.parameter(1))",
+            [.text(prefix)], orderedLimit: max(0, limit))
+    }
+
+    /// The groups a `WHERE` condition selects, with key, lifecycle and sample; by id, and at most
+    /// `orderedLimit` when given.
+    private func storedGroups(where condition: String, _ arguments: [SQLValue], orderedLimit: Int? = nil)
+        async throws -> [StoredGroup]
+    {
         let statement = SQLStatement(
             """
             SELECT group_id, app_id, endpoint, path, kind, first_seen, last_seen, sample_snippet, sample_message,
                    sample_type, state, resolved_at, regressed_at, regressed_version
-            FROM groups WHERE group_id = \(dialect.parameter(1))
+            FROM groups WHERE \(condition)\(orderedLimit.map { " ORDER BY group_id LIMIT \($0)" } ?? "")
             """,
-            [.text(group)])
+            arguments)
         return try await perform(
             .fetch(statement) { rows in
-                try rows.first.map { row in
+                try rows.map { row in
                     StoredGroup(
                         id: try row.text("group_id"), app: try row.text("app_id"), endpoint: try row.text("endpoint"),
                         path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,

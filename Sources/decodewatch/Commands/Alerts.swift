@@ -55,7 +55,7 @@ extension DecodeWatchCommand.Alerts {
 
         func run() async throws {
             let rule = try draft.validate()
-            try await store.withStore { store in
+            try await store.withStore(creating: true) { store in
                 if rule.condition.needsDecodes,
                     try await !store.hasDecodeCounts(app: rule.app, endpoint: rule.endpoint)
                 {

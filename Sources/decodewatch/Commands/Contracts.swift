@@ -41,7 +41,7 @@ extension DecodeWatchCommand {
                 let spec = try OpenAPIContractReader.read(data, source: url.lastPathComponent)
                 let contractName = name ?? url.deletingPathExtension().lastPathComponent
                 let info = ContractInfo(app: app, name: contractName, source: file, spec: spec, at: Date())
-                try await store.withStore { try await $0.insertContract(info, spec: spec) }
+                try await store.withStore(creating: true) { try await $0.insertContract(info, spec: spec) }
                 print(
                     "Imported '\(contractName)' for \(app): \(spec.title) \(spec.version), OpenAPI \(spec.openapi), "
                         + "\(spec.operations.count) operations (version \(RFC3339.string(from: info.importedAt))).")

@@ -14,12 +14,15 @@ extension DecodeWatchCommand {
                 mute ends. `decodewatch unmute GROUP` ends it early.
                 """)
 
-        @Argument(help: "The group id, as shown by `decodewatch fields`.") var group: String
+        @Argument(
+            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
+        var group: String
         @Option(name: .customLong("for"), help: "How long, e.g. 90m, 24h, 7d, 2w.") var period: String?
         @Option(help: "How many more failures end the mute.") var count: String?
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
+            try GroupIDPrefix.check(group)
             do { _ = try GroupMute.parse(period: period, count: count) } catch {
                 throw ValidationError(error.message)
             }
@@ -27,8 +30,8 @@ extension DecodeWatchCommand {
 
         func run() async throws {
             let mute = try GroupMute.parse(period: period, count: count)
-            try await store.withStore { try await $0.apply(.mute(mute), to: group, at: Date()) }
-            print("Muted \(group) \(mute.summary).")
+            let id = try await GroupIDPrefix.apply(.mute(mute), to: group, store: store)
+            print("Muted \(id) \(mute.summary).")
         }
     }
 
@@ -36,12 +39,16 @@ extension DecodeWatchCommand {
     struct Unmute: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End the mute of a group.")
 
-        @Argument(help: "The group id, as shown by `decodewatch fields`.") var group: String
+        @Argument(
+            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
+        var group: String
         @OptionGroup var store: StoreOptions
 
+        func validate() throws { try GroupIDPrefix.check(group) }
+
         func run() async throws {
-            try await store.withStore { try await $0.apply(.unmute, to: group, at: Date()) }
-            print("Unmuted \(group).")
+            let id = try await GroupIDPrefix.apply(.unmute, to: group, store: store)
+            print("Unmuted \(id).")
         }
     }
 }

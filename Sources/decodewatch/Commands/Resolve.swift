@@ -8,14 +8,18 @@ extension DecodeWatchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark a group resolved. A report that occurs later marks it regressed.")
 
-        @Argument(help: "The group id, as shown by `decodewatch fields`.") var group: String
+        @Argument(
+            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
+        var group: String
         @Flag(help: "Only a version newer than every version seen so far regresses it.") var inNextVersion = false
         @OptionGroup var store: StoreOptions
 
+        func validate() throws { try GroupIDPrefix.check(group) }
+
         func run() async throws {
             let action: GroupAction = inNextVersion ? .resolveInNextVersion : .resolve
-            try await store.withStore { try await $0.apply(action, to: group, at: Date()) }
-            print(inNextVersion ? "Resolved \(group) in the next version." : "Resolved \(group).")
+            let id = try await GroupIDPrefix.apply(action, to: group, store: store)
+            print(inNextVersion ? "Resolved \(id) in the next version." : "Resolved \(id).")
         }
     }
 }

@@ -126,7 +126,7 @@ extension DecodeWatchCommand {
             let registry = PrometheusCollectorRegistry()
             let metrics = PrometheusMetricsFactory.decodewatch(registry: registry)
             MetricsSystem.bootstrap(metrics)
-            let (reportStore, storeService) = try store.open(logger: logger)
+            let (reportStore, storeService) = try store.open(logger: logger, creating: true)
             var limits = IngestLimits()
             limits.maxCompressedBytes = maxBodyBytes
             limits.maxInflatedBytes = maxInflatedBytes

@@ -16,7 +16,7 @@ enum CredentialActions {
         let secret = CredentialSecret(kind: kind)
         let credential = Credential(
             id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name, createdAt: Date())
-        try await store.withStore { try await $0.insertCredential(credential, secretHash: secret.hash) }
+        try await store.withStore(creating: true) { try await $0.insertCredential(credential, secretHash: secret.hash) }
         print(secret.value)
         let what =
             kind == .ingest ? "ingest key \(credential.id) for app '\(app ?? "")'" : "read token \(credential.id)"
@@ -47,19 +47,23 @@ enum CredentialActions {
         print("Revoked \(id).")
     }
 
+    /// The `list` table: a key's app and name, a token's name.
     static func table(_ credentials: [Credential], kind: CredentialKind) -> String {
         guard !credentials.isEmpty else {
             return kind == .ingest
                 ? "No ingest keys. Create one with `decodewatch keys create --app APP`.\n"
                 : "No read tokens. Create one with `decodewatch tokens create --name NAME`.\n"
         }
-        var rows = [["ID", kind == .ingest ? "APP" : "NAME", "CREATED", "LAST USED", "STATUS"]]
+        // Keys belong to an app and may have a name; tokens only have a name.
+        let ingest = kind == .ingest
+        var rows = [["ID"] + (ingest ? ["APP"] : []) + ["NAME", "CREATED", "LAST USED", "STATUS"]]
         for credential in credentials {
-            rows.append([
-                credential.id, (kind == .ingest ? credential.app : credential.name) ?? "-",
-                RFC3339.string(from: credential.createdAt), credential.lastUsedAt.map(RFC3339.string(from:)) ?? "never",
-                credential.revokedAt == nil ? "active" : "revoked",
-            ])
+            rows.append(
+                [credential.id] + (ingest ? [credential.app ?? "-"] : []) + [
+                    credential.name ?? "-", RFC3339.string(from: credential.createdAt),
+                    credential.lastUsedAt.map(RFC3339.string(from:)) ?? "never",
+                    credential.revokedAt == nil ? "active" : "revoked",
+                ])
         }
         return TextTable.render(rows)
     }

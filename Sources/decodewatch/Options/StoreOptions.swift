@@ -88,13 +88,23 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// Opens the store, creating and migrating an SQLite file when needed.
+    /// Opens the store, migrating it when needed.
+    ///
+    /// Only the commands that add something (`serve`, `keys create`, `tokens create`, `alerts add`,
+    /// `contracts import`) create a missing SQLite file; every other command refuses it, so that a
+    /// mistyped `--db` fails instead of answering from a new, empty database. PostgreSQL is unaffected:
+    /// its database is made by its operator, and the schema by any command.
+    /// - Parameters:
+    ///   - logger: the store's logger.
+    ///   - creating: whether a missing SQLite file is created.
     /// - Returns: the store, and the service that keeps it: PostgreSQL's connection pool, or SQLite's
     ///   background checkpoint. Add it to the `ServiceGroup` before the services that use the store, so
     ///   that it shuts down after them.
-    func open(logger: Logger) throws -> (store: any CollectorStore, service: any Service) {
+    /// - Throws: ``MissingDatabaseError`` when `creating` is false and the SQLite file does not exist.
+    func open(logger: Logger, creating: Bool) throws -> (store: any CollectorStore, service: any Service) {
         switch try backend() {
         case .sqlite(let path):
+            if !creating && !FileManager.default.fileExists(atPath: path) { throw MissingDatabaseError(path: path) }
             let store = try SQLiteReportStore(path: path, logger: logger)
             return (store, SQLiteCheckpointer(store: store, path: path, logger: logger))
         case .postgres(let configuration):
@@ -105,17 +115,32 @@ struct StoreOptions: ParsableArguments {
 
     /// Runs short work with the store, running its service (PostgreSQL's connection pool) around it and
     /// stopping it after.
-    /// - Parameter logger: the store's logger. By default none: a short command reports a failure once, by
-    ///   throwing, and swift-log's default handler would write to standard output, where `fields` prints.
+    /// - Parameters:
+    ///   - creating: whether a missing SQLite file is created; only for commands that add something
+    ///     (see ``open(logger:creating:)``).
+    ///   - logger: the store's logger. By default none: a short command reports a failure once, by
+    ///     throwing, and swift-log's default handler would write to standard output, where `fields` prints.
+    /// - Throws: ``MissingDatabaseError``, or what `body` throws.
     func withStore<Result: Sendable>(
+        creating: Bool = false,
         logger: Logger = Logger(label: "decodewatch") { _ in SwiftLogNoOpLogHandler() },
         _ body: (any CollectorStore) async throws -> Result
     ) async throws -> Result {
-        let (store, service) = try open(logger: logger)
+        let (store, service) = try open(logger: logger, creating: creating)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { try await service.run() }
             defer { group.cancelAll() }
             return try await body(store)
         }
+    }
+}
+
+/// A command that only reads or changes what is stored was pointed at an SQLite file that does not exist.
+struct MissingDatabaseError: Error, CustomStringConvertible {
+    /// The path given, or the default one.
+    let path: String
+
+    var description: String {
+        "No database at \(path): check --db (or DECODEWATCH_DB); `decodewatch serve --db \(path)` creates one."
     }
 }

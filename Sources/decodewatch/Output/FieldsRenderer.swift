@@ -21,13 +21,18 @@ enum FieldsRenderer {
         let window = "\(RFC3339.string(from: summary.since)) → \(RFC3339.string(from: summary.until))"
         guard !summary.fields.isEmpty else { return "No breaking fields between \(window).\n" }
         var lines = ["Breaking fields, \(window)", ""]
-        lines.append(row(["GROUP", "COUNT", "INSTALLS", "RATE", "STATUS"]))
+        var rows = [["GROUP", "COUNT", "INSTALLS", "RATE", "STATUS"]]
         for field in summary.fields {
             let rate = field.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
-            lines.append(
-                row([
-                    field.group, String(field.count), String(field.installs), rate, field.status.rawValue,
-                ]))
+            rows.append([
+                GroupIDPrefix.shown(field.group), String(field.count), String(field.installs), rate,
+                field.status.rawValue,
+            ])
+        }
+        let table = TextTable.lines(rows, rightAligned: [1, 2, 3])
+        lines.append(cut(table[0]))
+        for (field, row) in zip(summary.fields, table.dropFirst()) {
+            lines.append(cut(row))
             lines.append(cut("  \(field.endpoint)  \(field.path)"))
             var details = [field.kind.rawValue]
             if let expected = field.expected { details.append("expected \(expected)") }
@@ -38,19 +43,6 @@ enum FieldsRenderer {
             lines.append(cut("  " + details.joined(separator: "; ")))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static let widths = [32, 8, 9, 7, 10]
-
-    private static func row(_ cells: [String]) -> String {
-        var line = ""
-        for (index, cell) in cells.enumerated() {
-            let width = widths[index]
-            let rightAligned = (1...3).contains(index)
-            let padding = String(repeating: " ", count: max(0, width - cell.count))
-            line += rightAligned ? padding + cell + "  " : cell + padding + "  "
-        }
-        return cut(line.trimmingCharacters(in: .whitespaces))
     }
 
     private static func cut(_ line: String) -> String {
