@@ -98,7 +98,7 @@ struct MinuteWindowStoreTests {
     }
 
     @Test(
-        "an edge older than the minutes kept widens to its whole hour, as the README states",
+        "an edge older than the minutes kept widens to its whole hour, as docs/choices.md states",
         arguments: StoreBackend.allCases)
     func oldEdgesWiden(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in

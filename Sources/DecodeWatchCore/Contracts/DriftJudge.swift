@@ -3,7 +3,7 @@ import Foundation
 
 /// Decides who owns a breaking field from its kind, what the app expected, and what the contract says.
 ///
-/// The rules (README, "Contract drift"): a failure the spec forbids is the backend's (a required key
+/// The rules (docs/triage.md, "Contract drift"): a failure the spec forbids is the backend's (a required key
 /// missing, `null` where the spec does not allow it, another type than the spec's when the app expected
 /// the spec's type, a value outside the spec's enum); a failure the spec allows is the app's (an optional
 /// or nullable key, a type the spec never promised, an enum value the spec lists); a field the spec does not

@@ -49,7 +49,7 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     public var status: GroupStatus
     /// The latest report's redacted snippet and message.
     public var sample: Sample
-    /// Who owns the failure according to the app's contract (README, "Contract drift"); `nil`, and left
+    /// Who owns the failure according to the app's contract (docs/triage.md, "Contract drift"); `nil`, and left
     /// out of the JSON, when the app has no contract.
     public var drift: DriftJudgement?
 

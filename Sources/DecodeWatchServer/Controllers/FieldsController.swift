@@ -5,7 +5,8 @@ import Hummingbird
 
 /// `GET /v1/fields`: the breaking-fields summary (docs/api.md#breaking-fields), and `POST /v1/groups/{group}/resolve`.
 ///
-/// Also `GET /v1/drift`: each breaking group of an app with a contract, with its verdict (README, "Contract drift").
+/// Also `GET /v1/drift`: each breaking group of an app with a contract, with its verdict
+/// (docs/triage.md, "Contract drift").
 /// It takes the same filters as the summary, plus `verdict`; the contracts are read once per request and every group
 /// is judged in memory.
 struct FieldsController<Context: RequestContext>: Sendable {

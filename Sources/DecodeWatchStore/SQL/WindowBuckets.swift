@@ -5,7 +5,7 @@ import Foundation
 /// hourly rollups, and the minutes of the partial hours at its edges from the minute rollups.
 ///
 /// Minutes are kept for ``Minute/kept``: an edge older than that widens to the whole hour it falls in,
-/// which is the coarser resolution the README states for old data.
+/// which is the coarser resolution docs/choices.md states for old data.
 struct WindowBuckets {
     /// The first and the first excluded hour index read from the hourly rollups.
     let hours: (from: Int64, to: Int64)
