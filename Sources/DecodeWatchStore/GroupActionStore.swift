@@ -195,17 +195,21 @@ public struct VersionFailures: Sendable, Hashable {
     public var version: String
     /// Failures in the window.
     public var count: Int
-    /// Start of the first hour of the window in which this version reported the group.
-    public var firstHour: Date
-    /// Start of the last such hour.
-    public var lastHour: Date
+    /// The minute of this version's first report in the window, or the start of its hour when that hour is older
+    /// than the minutes storage keeps (7 days).
+    public var firstSeen: Date
+    /// The minute of this version's last report in the window, likewise.
+    public var lastSeen: Date
+    /// Whether both times are minutes rather than hours.
+    public var exactToTheMinute: Bool
 
     /// Creates an entry.
-    public init(version: String, count: Int, firstHour: Date, lastHour: Date) {
+    public init(version: String, count: Int, firstSeen: Date, lastSeen: Date, exactToTheMinute: Bool) {
         self.version = version
         self.count = count
-        self.firstHour = firstHour
-        self.lastHour = lastHour
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.exactToTheMinute = exactToTheMinute
     }
 }
 

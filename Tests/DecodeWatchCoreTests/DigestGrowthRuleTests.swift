@@ -48,7 +48,7 @@ import Testing
         #expect(RFC3339.string(from: period.until) == "2026-11-21T00:00:00Z")
         #expect(RFC3339.string(from: period.previous.since) == "2026-11-19T00:00:00Z")
         #expect(period.previous.until == period.since)
-        #expect(period.hours == 24)
+        #expect(period.length == 86_400)
     }
 
     @Test("an hourly cron computes one daily period all day long, so each day's digest is sent once")
@@ -60,30 +60,35 @@ import Testing
         #expect(RFC3339.string(from: periods.first!.until) == "2026-11-21T00:00:00Z")
         let nextDay = DigestPeriod.ending(at: midnight.addingTimeInterval(86_400 + 300))
         #expect(nextDay.since == periods.first!.until)
-        #expect(try DigestPeriod.parse(since: "7d", now: now).until == periods.first!.until)
+        #expect(try DigestPeriod.parse(period: "7d", now: now).until == periods.first!.until)
     }
 
-    @Test("periods of hours end on the hour")
+    @Test("--since 24h covers the last 24 hours to the minute, not yesterday")
+    func sinceIsTheLastSoLong() throws {
+        let period = try DigestPeriod.parse(since: "24h", now: now)
+        #expect(RFC3339.string(from: period.since) == "2026-11-20T10:17:00Z")
+        #expect(RFC3339.string(from: period.until) == "2026-11-21T10:17:00Z")
+        #expect(RFC3339.string(from: period.previous.since) == "2026-11-19T10:17:00Z")
+    }
+
+    @Test("aligned periods of hours end on the hour, and two runs inside one hour compute the same one")
     func hourPeriods() throws {
-        let period = try DigestPeriod.parse(since: "6h", now: now)
+        let period = try DigestPeriod.parse(period: "6h", now: now)
         #expect(RFC3339.string(from: period.until) == "2026-11-21T10:00:00Z")
-        #expect(period.hours == 6)
-    }
-
-    @Test("two runs inside the same hour compute the same period")
-    func sameHourSamePeriod() throws {
+        #expect(period.length == 6 * 3600)
         let later = now.addingTimeInterval(40 * 60)
-        #expect(try DigestPeriod.parse(since: "7d", now: now) == DigestPeriod.parse(since: "7d", now: later))
-        #expect(try DigestPeriod.parse(since: "7d", now: now).hours == 168)
+        #expect(try DigestPeriod.parse(period: "7d", now: now) == DigestPeriod.parse(period: "7d", now: later))
     }
 
-    @Test("an RFC 3339 start is floored to its hour; bad or sub-hour values are refused")
+    @Test("an RFC 3339 start runs to now on whole minutes; both options, bad or sub-hour values are refused")
     func parsing() throws {
-        let period = try DigestPeriod.parse(since: "2026-11-21T07:30:00Z", now: now)
-        #expect(RFC3339.string(from: period.since) == "2026-11-21T07:00:00Z")
-        #expect(period.hours == 3)
+        let period = try DigestPeriod.parse(since: "2026-11-21T07:30:20Z", now: now)
+        #expect(RFC3339.string(from: period.since) == "2026-11-21T07:30:00Z")
+        #expect(RFC3339.string(from: period.until) == "2026-11-21T10:17:00Z")
         #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "30m", now: now) }
+        #expect(throws: QueryError.self) { try DigestPeriod.parse(period: "30m", now: now) }
         #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "yesterday", now: now) }
         #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "2026-11-21T10:05:00Z", now: now) }
+        #expect(throws: QueryError.self) { try DigestPeriod.parse(since: "24h", period: "24h", now: now) }
     }
 }

@@ -52,6 +52,27 @@ import Testing
         }
     }
 
+    @Test(
+        "a trailing period (--since 24h) counts the minutes at its edges exactly, in its totals and its fields",
+        arguments: StoreBackend.allCases)
+    func trailingPeriodIsExactToTheMinute(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            let now = Date()
+            let period = DigestPeriod.trailing(86_400, before: now)
+            func at(_ offset: TimeInterval) -> String { RFC3339.string(from: period.since.addingTimeInterval(offset)) }
+            try await fixture.send(5, at: at(-20 * 60), install: "before")
+            try await fixture.send(2, at: at(10 * 60), install: "first")
+            try await fixture.send(3, at: at(86_400 - 10 * 60), install: "last")
+            let digest = try await fixture.store.digest(for: period, now: now)
+            #expect(digest.totals.count == 5)
+            #expect(digest.totals.installs == 2)
+            #expect(digest.totals.previousCount == 5)
+            let field = try #require(digest.endpoints.first?.fields.first)
+            #expect(field.count == 5)
+            #expect(field.previousCount == 5)
+        }
+    }
+
     @Test("auto-resolve resolves only groups quiet for longer than the quiet time", arguments: StoreBackend.allCases)
     func autoResolve(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in

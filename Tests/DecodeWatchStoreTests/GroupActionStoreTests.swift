@@ -136,20 +136,25 @@ struct GroupActionStoreTests {
     }
 
     @Test(
-        "versions of a group in a window, newest first, with their first and last hour",
+        "versions of a group in a window, newest first, first and last seen to the minute for the last 7 days",
         arguments: StoreBackend.allCases)
     func versionBreakdown(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
+            try await fixture.send(1, at: "2026-11-14T10:10:00Z", version: "5.8.0")
             try await fixture.send(2, at: "2026-11-21T08:10:00Z", version: "5.9.0")
             try await fixture.send(3, at: "2026-11-21T09:20:00Z", version: "5.9.0")
             try await fixture.send(4, at: "2026-11-21T09:30:00Z", version: "5.10.0")
             let group = try await fixture.group(path: Self.path)
             let versions = try await fixture.store.versionBreakdown(
-                group: group, since: Self.window.since, until: Self.window.until)
-            #expect(versions.map(\.version) == ["5.10.0", "5.9.0"])
-            #expect(versions.map(\.count) == [4, 5])
-            #expect(versions.last?.firstHour == date("2026-11-21T08:00:00Z"))
-            #expect(versions.last?.lastHour == date("2026-11-21T09:00:00Z"))
+                group: group, since: date("2026-11-14T00:00:00Z"), until: Self.window.until)
+            #expect(versions.map(\.version) == ["5.10.0", "5.9.0", "5.8.0"])
+            #expect(versions.map(\.count) == [4, 5, 1])
+            #expect(versions[1].firstSeen == date("2026-11-21T08:10:00Z"))
+            #expect(versions[1].lastSeen == date("2026-11-21T09:20:00Z"))
+            #expect(versions[1].exactToTheMinute)
+            // More than 7 days before the window's end only the hour is known.
+            #expect(versions[2].firstSeen == date("2026-11-14T10:00:00Z"))
+            #expect(!versions[2].exactToTheMinute)
             let stored = try #require(try await fixture.store.storedGroup(group))
             #expect(stored.path == Self.path)
             #expect(stored.endpoint == "GET /v2/posts")

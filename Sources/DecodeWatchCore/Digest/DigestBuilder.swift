@@ -63,8 +63,8 @@ public enum DigestBuilder {
     ///
     /// Sections are exclusive, in this order: a regressed group is not also listed as new, and
     /// growing/fading only describe groups that are neither new nor regressed (a new group has no
-    /// baseline to grow from). Counts come from the hourly series, so a group absent from one of
-    /// the two summaries still gets its exact count there.
+    /// baseline to grow from). Counts come from the two summaries, and from the hourly series for a group
+    /// absent from one of them (a summary holds at most ``FieldsQuery/maxLimit`` groups).
     /// - Parameters:
     ///   - input: what storage returned.
     ///   - rule: the growth rule.
@@ -75,14 +75,17 @@ public enum DigestBuilder {
         _ input: DigestInput, rule: GrowthRule = .standard, limits: DigestLimits = DigestLimits(), generatedAt: Date
     ) -> Digest {
         let period = input.period
+        // Whole hours for the charts; a trailing period's edge hours reach a little past it.
         let firstHour = Hour.index(of: period.since)
-        let endHour = Hour.index(of: period.until)
+        let endHour = Hour.ceilingIndex(of: period.until)
         let previousFirst = Hour.index(of: period.previous.since)
+        let previousCounts = Dictionary(input.previous.map { ($0.group, $0.count) }) { first, _ in first }
 
         func entry(from field: FieldSummary, inCurrent: Bool) -> DigestGroup {
             let hours = input.hourly[field.group] ?? [:]
             let hourly = (firstHour..<endHour).map { hours[$0] ?? 0 }
-            let previousCount = (previousFirst..<firstHour).lazy.map { hours[$0] ?? 0 }.saturatingSum()
+            let previousCount =
+                previousCounts[field.group] ?? (previousFirst..<firstHour).lazy.map { hours[$0] ?? 0 }.saturatingSum()
             let lifecycle = input.lifecycles[field.group]
             let count = inCurrent ? field.count : hourly.saturatingSum()
             let status = lifecycle?.status(since: period.since) ?? field.status

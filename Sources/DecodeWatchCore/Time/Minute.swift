@@ -16,6 +16,11 @@ public enum Minute {
         max(0, Int64((date.timeIntervalSince1970 / 60).rounded(.up)))
     }
 
+    /// The start of a minute.
+    public static func start(of index: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(index) * 60)
+    }
+
     /// The index of the hour (``Hour``) a minute belongs to.
     public static func hour(of minute: Int64) -> Int64 {
         minute >= 0 ? minute / 60 : (minute - 59) / 60

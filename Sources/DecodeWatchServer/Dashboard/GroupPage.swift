@@ -48,8 +48,8 @@ struct GroupView: Sendable {
         let version: String
         let count: String
         let share: String
-        let firstHour: DashboardFormat.Time
-        let lastHour: DashboardFormat.Time
+        let firstSeen: DashboardFormat.Time
+        let lastSeen: DashboardFormat.Time
     }
 
     struct Event: Sendable {
@@ -136,8 +136,8 @@ struct GroupView: Sendable {
             VersionRow(
                 version: $0.version.isEmpty ? "(none)" : $0.version, count: DashboardFormat.count($0.count),
                 share: DashboardFormat.rate(Double($0.count) / Double(total)),
-                firstHour: DashboardFormat.time($0.firstHour, now: now),
-                lastHour: DashboardFormat.time($0.lastHour, now: now))
+                firstSeen: DashboardFormat.time($0.firstSeen, now: now),
+                lastSeen: DashboardFormat.time($0.lastSeen, now: now))
         }
         hasVersions = !versions.isEmpty
         snippet = group.sample.snippet

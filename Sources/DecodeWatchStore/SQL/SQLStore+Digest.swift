@@ -38,32 +38,35 @@ extension SQLStore {
     }
 
     public func digestTotals(app: String?, since: Date, until: Date) async throws -> DigestWindowTotals {
-        let hours = (from: Hour.index(of: since), to: Hour.ceilingIndex(of: until))
-        let arguments: [SQLValue] = [.integer(hours.from), .integer(hours.to)] + (app.map { [.text($0)] } ?? [])
-        let filter = app == nil ? "" : " AND g.app_id = \(dialect.parameter(3))"
-        // Each group's hours are found by its key, `groups` read in key order (see ``WindowBuckets/totals``):
+        // The window's whole hours and, for a period that does not end on the hour, the minutes at its edges;
+        // every statement binds all six bounds, so SQLite counts as many parameters as arguments.
+        let window = WindowBuckets(since: since, until: until, now: Date())
+        let arguments = window.arguments + (app.map { [.text($0)] } ?? [])
+        let filter = app == nil ? "" : " AND g.app_id = \(dialect.parameter(7))"
+        // Each group's buckets are found by its key, `groups` read in key order (see ``WindowBuckets/totals``):
         // the install tables have no index on the hour, and joining each of a busy day's rows to its group
         // cost more than reading them.
-        func rows(_ table: String) -> String {
-            """
-            FROM groups g CROSS JOIN \(table) i
-            WHERE i.group_seq = g.group_seq AND i.hour >= \(dialect.parameter(1)) AND i.hour < \(dialect.parameter(2))\(filter)
-            """
+        func rows(_ table: KeyPath<Rollup, String>, _ columns: String) -> String {
+            "FROM "
+                + WindowBuckets.rows(
+                    of: table, columns: columns, where: " AND r.group_seq = g.group_seq\(filter)",
+                    joining: "groups g CROSS JOIN ", dialect: dialect) + " i"
         }
         let counts = SQLStatement(
             """
             SELECT \(dialect.cappedSum("h.total")) AS total, COUNT(*) AS groups,
                    COUNT(DISTINCT g.app_id || ' ' || g.endpoint) AS endpoints
-            FROM \(WindowBuckets.totals(dialect: dialect, hours: hours, minutes: false)) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(WindowBuckets.totals(dialect: dialect, hours: window.hours)) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filter)
             """,
             arguments)
         let installs = SQLStatement(
-            "SELECT COUNT(DISTINCT i.install_hash) AS installs \(rows(Rollup.hour.installs))", arguments)
+            "SELECT COUNT(DISTINCT i.install_hash) AS installs \(rows(\.installs, "r.install_hash"))", arguments)
         let sketches = SQLStatement(
-            "SELECT i.group_seq, i.sketch \(rows(Rollup.hour.installSketches))", arguments)
+            "SELECT i.group_seq, i.sketch \(rows(\.installSketches, "r.group_seq, r.sketch"))", arguments)
         // With a sketch in the window, every group's installs are estimated together: they overlap.
-        let hashes = SQLStatement("SELECT DISTINCT i.install_hash \(rows(Rollup.hour.installs))", arguments)
+        let hashes = SQLStatement(
+            "SELECT DISTINCT i.install_hash \(rows(\.installs, "r.install_hash"))", arguments)
         let step = try SQLStep<DigestWindowTotals>.runAll([counts, installs, sketches]) { results in
             guard let counts = results[0].first, let exact = results[1].first else {
                 throw StoreError(.unavailable, "The database returned no totals.")

@@ -163,7 +163,7 @@ extension SQLStore {
     }
 
     public func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures] {
-        let statement = SQLStatement(
+        let hours = SQLStatement(
             """
             SELECT version, \(dialect.cappedSum("count")) AS total, MIN(hour) AS first_hour, MAX(hour) AS last_hour
             FROM group_hour_versions
@@ -172,16 +172,41 @@ extension SQLStore {
             GROUP BY version
             """,
             [.text(group), .integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))])
-        return try await perform(
-            .fetch(statement) { rows in
-                try rows.map {
-                    VersionFailures(
-                        version: try $0.text("version"), count: try $0.count("total"),
-                        firstHour: Hour.start(of: try $0.integer("first_hour")),
-                        lastHour: Hour.start(of: try $0.integer("last_hour")))
+        // The minutes still kept make first and last seen exact; older hours only say which hour.
+        let oldestKept = Minute.index(of: until.addingTimeInterval(-Minute.kept))
+        let minutes = SQLStatement(
+            """
+            SELECT version, MIN(minute) AS first_minute, MAX(minute) AS last_minute
+            FROM group_minute_versions
+            WHERE group_seq = \(Rollup.seq(ofGroup: dialect.parameter(1)))
+              AND minute >= \(dialect.parameter(2)) AND minute < \(dialect.parameter(3))
+            GROUP BY version
+            """,
+            [
+                .text(group), .integer(max(Minute.index(of: since), oldestKept)),
+                .integer(Minute.ceilingIndex(of: until)),
+            ])
+        let step = try SQLStep<[VersionFailures]>.runAll([hours, minutes]) { results in
+            var exact: [String: (first: Int64, last: Int64)] = [:]
+            for row in results[1] {
+                exact[try row.text("version")] = (try row.integer("first_minute"), try row.integer("last_minute"))
+            }
+            let versions = try results[0].map { row in
+                let version = try row.text("version")
+                let (firstHour, lastHour) = (try row.integer("first_hour"), try row.integer("last_hour"))
+                let minutes = exact[version]
+                // The first minute is the first sighting only when no older hour of the window holds one.
+                let first = minutes.flatMap {
+                    Minute.hour(of: $0.first) == firstHour ? Minute.start(of: $0.first) : nil
                 }
-                .sorted { GroupActionState.isNewer($0.version, than: $1.version) }
-            }, access: .read)
+                let last = minutes.flatMap { Minute.hour(of: $0.last) == lastHour ? Minute.start(of: $0.last) : nil }
+                return VersionFailures(
+                    version: version, count: try row.count("total"), firstSeen: first ?? Hour.start(of: firstHour),
+                    lastSeen: last ?? Hour.start(of: lastHour), exactToTheMinute: first != nil && last != nil)
+            }
+            return .done(versions.sorted { GroupActionState.isNewer($0.version, than: $1.version) })
+        }
+        return try await perform(step, access: .read)
     }
 
     public func storedGroup(_ group: String) async throws -> StoredGroup? {

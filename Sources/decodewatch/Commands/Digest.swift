@@ -10,15 +10,20 @@ extension DecodeWatchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Summarize a period: new, regressed, growing and fading breaking fields, per endpoint.",
             discussion: """
-                A period of whole days (the default 24h, 7d) ends at the last midnight UTC, other periods at \
-                the start of the current hour; each is compared with the period of the same length before it. The digest goes to standard output, unless --output or --webhook \
-                is given. A webhook receives Slack-compatible {"text": …} and gets each period at most \
-                once, even when several processes run the digest: run it from cron as often as you like.
+                --since 24h covers the last 24 hours, to the minute. --period 24h covers the last whole \
+                period: whole days (the default, 24h; 7d) end at the last midnight UTC, other lengths at the \
+                start of the current hour, so every run until the next boundary computes the same period. \
+                Either is compared with the period of the same length before it. The digest goes to standard \
+                output, unless --output or --webhook is given. A webhook receives Slack-compatible \
+                {"text": …} and gets each period at most once, even when several processes run the digest: \
+                with --period, run it from cron as often as you like.
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Option(help: "Period length (24h, 7d) or RFC 3339 start. Default: the last whole UTC day.")
+        @Option(help: "The last so long (24h, 7d), to the minute, or an RFC 3339 start. Not with --period.")
         var since: String?
+        @Option(help: "The last whole period of this length (24h, 7d), aligned. Default: the last whole UTC day.")
+        var period: String?
         @Option(help: "Output format: markdown, html or json.") var format: DigestFormat = .markdown
         @Option(help: "Write the digest to this file instead of standard output.") var output: String?
         @Option(help: "POST the digest to this Slack-compatible webhook URL, once per period.") var webhook: String?
@@ -39,25 +44,27 @@ extension DecodeWatchCommand {
             }
             if let app, app.isEmpty { throw ValidationError("--app must not be empty.") }
             guard (1...10).contains(webhookAttempts) else { throw ValidationError("--webhook-attempts must be 1–10.") }
-            do { _ = try DigestPeriod.parse(since: since, now: Date()) } catch { throw ValidationError(error.message) }
+            do { _ = try DigestPeriod.parse(since: since, period: period, now: Date()) } catch {
+                throw ValidationError(error.message)
+            }
         }
 
         func run() async throws {
             let now = Date()
             let logger = logging.makeLogger()
-            let period: DigestPeriod
-            do { period = try DigestPeriod.parse(since: since, now: now) } catch {
+            let span: DigestPeriod
+            do { span = try DigestPeriod.parse(since: since, period: period, now: now) } catch {
                 throw ValidationError(error.message)
             }
             let job = DigestJob(
-                period: period, app: app, format: format, outputPath: output,
+                period: span, app: app, format: format, outputPath: output,
                 webhook: webhook.flatMap(URL.init(string:)).map { WebhookSender(url: $0, attempts: webhookAttempts) },
                 autoResolveAfter: autoResolveAfter?.seconds)
             let result = try await store.withStore(logger: logger) {
                 try await job.run(store: $0, now: now, logger: logger)
             }
             if output == nil && webhook == nil { print(result.rendered, terminator: "") }
-            let window = "\(RFC3339.string(from: period.since)) → \(RFC3339.string(from: period.until))"
+            let window = "\(RFC3339.string(from: span.since)) → \(RFC3339.string(from: span.until))"
             switch result.delivery {
             case .delivered(let attempts)?:
                 Self.note(
