@@ -37,6 +37,7 @@ extension APIError {
         switch error.code {
         case .notFound: return APIError(.notFound, "not_found", error.message)
         case .conflict: return APIError(.conflict, "group_conflict", error.message)
+        case .ambiguous: return APIError(.conflict, "ambiguous_group", error.message)
         default:
             return APIError(
                 .serviceUnavailable, "storage_unavailable",

@@ -10,6 +10,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notFound = Code(name: "not_found")
         /// A write would change a record that belongs to something else (a group id collision).
         public static let conflict = Code(name: "conflict")
+        /// A shortened id names several things; a longer one is needed.
+        public static let ambiguous = Code(name: "ambiguous")
         public var description: String { name }
     }
 

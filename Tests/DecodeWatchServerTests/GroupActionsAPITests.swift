@@ -52,6 +52,24 @@ struct GroupActionsAPITests {
         }
     }
 
+    @Test("group paths take a unique start of 6+ characters and answer the full id; short or non-hex starts are 400")
+    func idPrefixes() async throws {
+        try await TestCollector.run { collector in
+            _ = try await collector.ingest(Batches.batch(reports: [Batches.report()]))
+            let group = try #require(try await collector.fields().fields.first?.group)
+            let muted = try await collector.send("POST", "/v1/groups/\(group.prefix(6).uppercased())/mute?count=2")
+            #expect(muted.status == 200)
+            #expect(muted.json["group"] as? String == group)
+            let resolved = try await collector.send("POST", "/v1/groups/\(group.prefix(12))/resolve")
+            #expect(resolved.json["group"] as? String == group)
+            for bad in [String(group.prefix(5)), "zzzzzzzz"] {
+                let answer = try await collector.send("GET", "/v1/groups/\(bad)")
+                #expect(answer.status == 400, "\(bad)")
+                #expect(answer.errorCode == "invalid_query", "\(bad)")
+            }
+        }
+    }
+
     @Test("resolve in the next version: GET /v1/fields says resolved while the same version keeps reporting")
     func resolveInNextVersion() async throws {
         try await TestCollector.run { collector in

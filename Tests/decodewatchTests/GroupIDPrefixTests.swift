@@ -21,6 +21,14 @@ struct GroupIDPrefixTests {
         }
     }
 
+    @Test("the same prefixes work through a collector's API with --url, with the same answers")
+    func prefixesThroughTheAPI() async throws {
+        try await CLI.withCollector(on: .sqlite) { _, port, session in
+            try await Self.checkPrefixes(db: ["--url", "http://127.0.0.1:\(port)"], port: port, session: session)
+        }
+    }
+
+    /// - Parameter db: the flags that say where `fields`, `resolve`, `mute` and `unmute` get their answers.
     static func checkPrefixes(db: [String], port: Int, session: URLSession) async throws {
         let (twins, other) = keys()
         #expect(try await post(["f\(twins.0)", "f\(twins.1)", other], port: port, session: session) == 202)

@@ -43,7 +43,7 @@ struct FieldsController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func resolve(request: Request, context: Context) async throws -> Response {
-        let group = try context.parameters.require("group")
+        let group = try await store.group(namedIn: context)
         let now = Date()
         try await store.apply(.resolve, to: group, at: now)
         return try Response.json([

@@ -22,14 +22,14 @@ struct GroupActionsController<Context: RequestContext>: Sendable {
 
     /// The decisions in force and the history of a group.
     @Sendable func show(request: Request, context: Context) async throws -> Response {
-        let group = try context.parameters.require("group")
+        let group = try await store.group(namedIn: context)
         let history = try await store.statusHistory(group: group)
         let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
         return try Response.json(GroupActionsAnswer(group: group, state: state, history: history))
     }
 
     private func apply(_ action: GroupAction, _ context: Context) async throws -> Response {
-        let group = try context.parameters.require("group")
+        let group = try await store.group(namedIn: context)
         try await store.apply(action, to: group, at: Date())
         let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
         return try Response.json(

@@ -42,6 +42,7 @@ extension DecodeWatchCommand.Alerts {
         var webhook: String
         @Option(help: "slack ({\"text\": …}) or json (schemas/alert.v1.schema.json).") var format = "slack"
         @OptionGroup var store: StoreOptions
+        @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
         var draft: AlertRuleDraft {
             AlertRuleDraft(
@@ -79,6 +80,7 @@ extension DecodeWatchCommand.Alerts {
 
         @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
         @OptionGroup var store: StoreOptions
+        @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
         func run() async throws {
             let rules = try await store.withStore { try await $0.alertRules() }
@@ -121,6 +123,7 @@ extension DecodeWatchCommand.Alerts {
 
         @Argument(help: "The rule id, as shown by `decodewatch alerts list`.") var id: String
         @OptionGroup var store: StoreOptions
+        @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
         func run() async throws {
             try await store.withStore { try await $0.removeAlertRule(id: id) }
@@ -136,6 +139,7 @@ extension DecodeWatchCommand.Alerts {
         @Argument(help: "The rule id, as shown by `decodewatch alerts list`.") var id: String
         @Option(help: "The dashboard's public URL, for the sample's link.") var publicURL: String?
         @OptionGroup var store: StoreOptions
+        @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
         func run() async throws {
             let rules = try await store.withStore { try await $0.alertRules() }

@@ -24,6 +24,7 @@ extension DecodeWatchCommand {
             @Option(help: "The contract's name; a new import of a name replaces it. Default: the file's name.")
             var name: String?
             @OptionGroup var store: StoreOptions
+            @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
             func validate() throws {
                 guard !app.isEmpty else { throw ValidationError("--app must not be empty.") }
@@ -54,6 +55,7 @@ extension DecodeWatchCommand {
             @Option(help: "Only this app id.") var app: String?
             @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
             @OptionGroup var store: StoreOptions
+            @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
             func run() async throws {
                 let contracts = try await store.withStore { try await $0.contracts(app: app) }
@@ -67,6 +69,7 @@ extension DecodeWatchCommand {
             @Argument(help: "The contract's name, as `decodewatch contracts list` shows it.") var name: String
             @Option(help: "The app id.") var app: String
             @OptionGroup var store: StoreOptions
+            @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
             func run() async throws {
                 let removed = try await store.withStore { try await $0.removeContracts(app: app, name: name) }

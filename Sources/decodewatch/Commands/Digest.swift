@@ -20,6 +20,8 @@ extension DecodeWatchCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+
+        @OptionGroup var databaseOnly: DatabaseOnlyOptions
         @Option(help: "The last so long (24h, 7d), to the minute, or an RFC 3339 start. Not with --period.")
         var since: String?
         @Option(help: "The last whole period of this length (24h, 7d), aligned. Default: the last whole UTC day.")

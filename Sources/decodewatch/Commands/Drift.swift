@@ -13,7 +13,7 @@ extension DecodeWatchCommand {
                 \(DriftVerdict.allCases.map(\.rawValue).joined(separator: ", ")).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var source: SourceOptions
         @Option(help: "Only this app id.") var app: String?
         @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
         @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
@@ -37,9 +37,20 @@ extension DecodeWatchCommand {
             } catch {
                 throw ValidationError(error.message)
             }
-            let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
-            print(
-                DriftRenderer.render(DriftReport(summary: summary, verdict: verdictValue), as: format), terminator: "")
+            let report: DriftReport
+            switch try source.source() {
+            case .store(let store):
+                let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
+                report = DriftReport(summary: summary, verdict: verdictValue)
+            case .collector(let collector):
+                report = try await collector.get(
+                    DriftReport.self, "/v1/drift",
+                    query: [
+                        "app": app, "endpoint": endpoint, "kind": kind, "verdict": verdict, "since": since,
+                        "until": until, "limit": String(limit),
+                    ])
+            }
+            print(DriftRenderer.render(report, as: format), terminator: "")
         }
     }
 }

@@ -13,7 +13,7 @@ extension DecodeWatchCommand {
             case table, json, csv
         }
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var source: SourceOptions
         @Option(help: "Only this app id.") var app: String?
         @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
         @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
@@ -35,7 +35,18 @@ extension DecodeWatchCommand {
             }
             // Statuses with decisions applied (resolved in the next version) and contract verdicts, as
             // `GET /v1/fields` answers them.
-            let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
+            let summary: FieldsSummary
+            switch try source.source() {
+            case .store(let store):
+                summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
+            case .collector(let collector):
+                summary = try await collector.get(
+                    FieldsSummary.self, "/v1/fields",
+                    query: [
+                        "app": app, "endpoint": endpoint, "kind": kind, "since": since, "until": until,
+                        "limit": String(limit),
+                    ])
+            }
             print(FieldsRenderer.render(summary, as: format), terminator: "")
         }
     }

@@ -19,6 +19,7 @@ extension DecodeWatchCommand {
             @Option(help: "The app id (bundle id) this key sends for.") var app: String
             @Option(help: "A name to recognise the key by, e.g. ios-production.") var name: String?
             @OptionGroup var store: StoreOptions
+            @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
             func validate() throws {
                 try CredentialActions.check(app, option: "--app")

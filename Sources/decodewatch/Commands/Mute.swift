@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
 
@@ -19,18 +20,20 @@ extension DecodeWatchCommand {
         var group: String
         @Option(name: .customLong("for"), help: "How long, e.g. 90m, 24h, 7d, 2w.") var period: String?
         @Option(help: "How many more failures end the mute.") var count: String?
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var source: SourceOptions
 
         func validate() throws {
-            try GroupIDPrefix.check(group)
-            do { _ = try GroupMute.parse(period: period, count: count) } catch {
+            do {
+                try GroupIDPrefix.check(group)
+                _ = try GroupMute.parse(period: period, count: count)
+            } catch {
                 throw ValidationError(error.message)
             }
         }
 
         func run() async throws {
             let mute = try GroupMute.parse(period: period, count: count)
-            let id = try await GroupIDPrefix.apply(.mute(mute), to: group, store: store)
+            let id = try await source.apply(.mute(mute), to: group)
             print("Muted \(id) \(mute.summary).")
         }
     }
@@ -42,12 +45,14 @@ extension DecodeWatchCommand {
         @Argument(
             help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
         var group: String
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var source: SourceOptions
 
-        func validate() throws { try GroupIDPrefix.check(group) }
+        func validate() throws {
+            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+        }
 
         func run() async throws {
-            let id = try await GroupIDPrefix.apply(.unmute, to: group, store: store)
+            let id = try await source.apply(.unmute, to: group)
             print("Unmuted \(id).")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
 
@@ -12,13 +13,15 @@ extension DecodeWatchCommand {
             help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
         var group: String
         @Flag(help: "Only a version newer than every version seen so far regresses it.") var inNextVersion = false
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var source: SourceOptions
 
-        func validate() throws { try GroupIDPrefix.check(group) }
+        func validate() throws {
+            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+        }
 
         func run() async throws {
             let action: GroupAction = inNextVersion ? .resolveInNextVersion : .resolve
-            let id = try await GroupIDPrefix.apply(action, to: group, store: store)
+            let id = try await source.apply(action, to: group)
             print(inNextVersion ? "Resolved \(id) in the next version." : "Resolved \(id).")
         }
     }

@@ -26,6 +26,7 @@ extension DecodeWatchCommand {
         @Option(help: "Address to listen on.") var host = defaults.host
         @Option(help: "Port to listen on (0 picks a free one).") var port = defaults.port
         @OptionGroup var store: StoreOptions
+        @OptionGroup var databaseOnly: DatabaseOnlyOptions
         @OptionGroup var logging: LoggingOptions
         @Option(name: .customLong("route"), help: "A route template such as 'GET /v2/posts/{slug}' (repeatable).")
         var routes: [String] = []

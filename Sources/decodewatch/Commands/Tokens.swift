@@ -18,6 +18,7 @@ extension DecodeWatchCommand {
             static let configuration = CommandConfiguration(abstract: "Create a read token and print it once.")
             @Option(help: "Who or what uses the token, e.g. grafana or alice.") var name: String
             @OptionGroup var store: StoreOptions
+            @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
             func validate() throws { try CredentialActions.check(name, option: "--name") }
 

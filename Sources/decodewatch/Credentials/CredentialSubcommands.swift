@@ -32,6 +32,7 @@ struct ListCredentials<Tag: CredentialKindTag>: AsyncParsableCommand {
     }
     @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
     @OptionGroup var store: StoreOptions
+    @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
     func run() async throws {
         try await CredentialActions.list(kind: Tag.kind, format: format, store: store)
@@ -46,6 +47,7 @@ struct RevokeCredential<Tag: CredentialKindTag>: AsyncParsableCommand {
     }
     @Argument(help: ArgumentHelp("The id, as shown by `decodewatch \(Tag.command) list`.")) var id: String
     @OptionGroup var store: StoreOptions
+    @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
     func run() async throws {
         try await CredentialActions.revoke(kind: Tag.kind, id: id, store: store)
