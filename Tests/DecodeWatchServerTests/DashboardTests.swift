@@ -189,6 +189,38 @@ struct DashboardTests {
         }
     }
 
+    @Test(
+        "the session cookie holds a random id, never the token; signing out ends it for a copied cookie too, and so does revoking the token"
+    )
+    func sessionsNotTokens() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let (token, credential) = try await collector.createCredential(.read)
+            func signIn() async throws -> (DashboardClient, String) {
+                let client = DashboardClient(collector.baseURL)
+                let csrf = try #require(DashboardClient.csrf(in: try await client.send("GET", "/login").text))
+                let signed = try await client.send("POST", "/login", form: ["csrf": csrf, "token": token, "next": "/"])
+                #expect(signed.status == 303)
+                return (client, try #require(client.cookies["dw_session"]))
+            }
+            let (client, session) = try await signIn()
+            #expect(session != token && !session.contains(token) && session.count == 64)
+            #expect(try await client.send("GET", "/").status == 200)
+            // A copy of the cookie, as a thief would replay it, works until the owner signs out.
+            let copy = DashboardClient(collector.baseURL)
+            copy.setCookie("dw_session", session)
+            #expect(try await copy.send("GET", "/").status == 200)
+            let csrf = try #require(client.cookies["dw_csrf"])
+            #expect(try await client.send("POST", "/logout", form: ["csrf": csrf]).status == 303)
+            #expect(try await copy.send("GET", "/").status == 303)
+
+            let (second, _) = try await signIn()
+            #expect(try await second.send("GET", "/").status == 200)
+            try await collector.store.revokeCredential(id: credential.id, kind: .read, at: Date())
+            #expect(try await second.send("GET", "/").status == 303)
+        }
+    }
+
     @Test("without TLS the session cookie is not marked Secure")
     func cookieWithoutTLS() async throws {
         try await TestCollector.run { collector in

@@ -4,41 +4,66 @@ import Hummingbird
 
 /// Who may see the dashboard, and the cookies that carry it between pages.
 ///
-/// Once a read token exists, a viewer signs in with one: it is checked like a bearer token and kept in
-/// an HttpOnly, SameSite=Strict cookie (Secure behind TLS), so a revoked token stops working at the next
-/// page. Every form carries the value of a second SameSite=Strict cookie (double-submit CSRF token), so
-/// another site can neither read the pages nor post the forms. Without read tokens the dashboard is as
-/// open as the query API.
+/// Once a read token exists, a viewer signs in with one. The token is checked and never stored in the
+/// browser: signing in makes a random session id, whose SHA-256 the store keeps with the token's id
+/// (``SessionStore``), and the HttpOnly, SameSite=Strict cookie (Secure behind TLS) holds that id. Signing
+/// out deletes the session, so a copied cookie stops working too; revoking the token or the session's
+/// expiry (``sessionSeconds``) ends it at the next page. Every form carries the value of a second
+/// SameSite=Strict cookie (double-submit CSRF token), so another site can neither read the pages nor post
+/// the forms. Without read tokens the dashboard is as open as the query API.
 struct DashboardAccess: Sendable {
     let verifier: CredentialVerifier
+    let sessions: any SessionStore
 
-    /// The cookie holding the read token.
+    /// The cookie holding the session id.
     static let sessionCookie = "dw_session"
     /// The cookie holding the CSRF token the forms repeat.
     static let csrfCookie = "dw_csrf"
     /// How long a sign-in lasts.
     static let sessionSeconds = 12 * 3600
 
-    /// Whether the request may read: no read token exists, or it carries a valid one (cookie or bearer).
+    /// Whether the request may read: no read token exists, or it carries a live session (cookie) or a valid
+    /// read token (`Authorization: Bearer`).
     func allows(_ request: Request) async throws -> Bool {
         guard try await verifier.isRequired(.read) else { return true }
-        guard let secret = request.cookies[Self.sessionCookie]?.value ?? request.bearerToken else { return false }
+        if let session = request.cookies[Self.sessionCookie]?.value, !session.isEmpty {
+            return try await sessions.sessionCredential(secretHash: CredentialSecret.hash(session), now: Date()) != nil
+        }
+        guard let secret = request.bearerToken else { return false }
         return try await verifier.verify(secret: secret, kind: .read) != nil
     }
 
     /// Whether sign-in is needed at all, to show or hide the sign-out button.
     func signInRequired() async throws -> Bool { try await verifier.isRequired(.read) }
 
-    /// Whether a secret is a valid read token.
-    func isReadToken(_ secret: String) async throws -> Bool {
-        try await verifier.verify(secret: secret, kind: .read) != nil
+    /// Signs in with a read token.
+    /// - Returns: the new session id for the cookie, or `nil` when the token is unknown or revoked.
+    func signIn(token: String) async throws -> String? {
+        guard let credential = try await verifier.verify(secret: token, kind: .read) else { return nil }
+        let session = Self.randomHex(bytes: 32)
+        let now = Date()
+        try await sessions.insertSession(
+            secretHash: CredentialSecret.hash(session), credentialID: credential.id, at: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(Self.sessionSeconds)))
+        return session
+    }
+
+    /// Ends the request's session, if it has one.
+    func signOut(_ request: Request) async throws {
+        guard let session = request.cookies[Self.sessionCookie]?.value, !session.isEmpty else { return }
+        try await sessions.deleteSession(secretHash: CredentialSecret.hash(session))
     }
 
     /// The CSRF token of the request's cookie, or a new one to set (call once per request).
     static func csrfToken(of request: Request) -> String {
         if let value = request.cookies[csrfCookie]?.value, value.count == 32 { return value }
+        return randomHex(bytes: 16)
+    }
+
+    /// `bytes` random bytes from the system's generator, as lowercase hex.
+    private static func randomHex(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
+        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
             .joined()
     }
 

@@ -17,7 +17,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
 
     init(store: any CollectorStore, verifier: CredentialVerifier, normalizer: EndpointNormalizer) {
         self.store = store
-        access = DashboardAccess(verifier: verifier)
+        access = DashboardAccess(verifier: verifier, sessions: store)
         templates = DashboardTemplates.shared
         list = FieldListPage(store: store, normalizer: normalizer)
         groupPage = GroupPage(store: store)
@@ -98,7 +98,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
                 request: request, status: .forbidden)
         }
         let token = (form["token"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, try await access.isReadToken(token) else {
+        guard !token.isEmpty, let session = try await access.signIn(token: token) else {
             let page = try await chrome(request)
             var view = LoginView(next: next, page: page)
             view.error = "That read token is unknown or revoked; check it with `decodewatch tokens list`."
@@ -107,7 +107,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
         var response = Response.redirect(to: next)
         response.setCookie(
             DashboardAccess.cookie(
-                DashboardAccess.sessionCookie, token, maxAge: DashboardAccess.sessionSeconds, request: request))
+                DashboardAccess.sessionCookie, session, maxAge: DashboardAccess.sessionSeconds, request: request))
         return response
     }
 
@@ -118,6 +118,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
                 "Form expired", "The form's security token did not match; reload the page and try again.",
                 request: request, status: .forbidden)
         }
+        try await access.signOut(request)
         var response = Response.redirect(to: "/login")
         response.setCookie(DashboardAccess.cookie(DashboardAccess.sessionCookie, "", maxAge: 0, request: request))
         return response

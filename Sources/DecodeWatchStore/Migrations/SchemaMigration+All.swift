@@ -248,5 +248,17 @@ extension SchemaMigration {
         SchemaMigration(
             sqlite: "createReadinessChecks", postgres: (14, "create_readiness_checks"),
             steps: [.createTable("readiness_checks", [.integer("id", .primaryKey), .integer("checked_at")])]),
+        // Dashboard sign-ins: the SHA-256 of a random session id, the read token it came from, and its expiry.
+        SchemaMigration(
+            sqlite: "createDashboardSessions", postgres: (16, "create_dashboard_sessions"),
+            steps: [
+                .createTable(
+                    "dashboard_sessions",
+                    [
+                        .text("session_hash", .primaryKey), .text("credential_id"), .integer("created_at"),
+                        .integer("expires_at"),
+                    ]),
+                .createIndex("dashboard_sessions_on_expires_at", on: "dashboard_sessions", ["expires_at"]),
+            ]),
     ]
 }

@@ -69,7 +69,7 @@ extension Credential {
     }
 
     /// A `credentials` row.
-    fileprivate init(_ row: SQLRecord) throws {
+    init(_ row: SQLRecord) throws {
         self.init(
             id: try row.text("credential_id"), kind: CredentialKind(rawValue: try row.text("kind")) ?? .read,
             app: try row.optionalText("app_id"), name: try row.optionalText("name"),

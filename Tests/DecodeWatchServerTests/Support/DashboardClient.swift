@@ -24,6 +24,9 @@ final class DashboardClient: NSObject, URLSessionTaskDelegate, @unchecked Sendab
     /// The cookies kept so far.
     var cookies: [String: String] { lock.withLock { jar } }
 
+    /// Keeps a cookie as if a page had set it: a copied cookie replayed from elsewhere.
+    func setCookie(_ name: String, _ value: String) { lock.withLock { jar[name] = value } }
+
     /// Sends a request with the kept cookies, keeps the cookies it sets, and returns the answer.
     func send(_ method: String, _ path: String, form: [String: String]? = nil, headers: [String: String] = [:])
         async throws -> HTTPAnswer
