@@ -137,6 +137,67 @@ struct DashboardBrowserTests {
         }
     }
 
+    @Test(
+        "at 375, 768 and 1440 px no page scrolls sideways; on a phone a path takes at most two lines and the filters fold",
+        .timeLimit(.minutes(3)))
+    func phoneSizedPages() async throws {
+        guard let python = Self.html5libPython() else {
+            Issue.record(
+                "Python with websocket-client is missing: see scripts/check-layout.py, then run this test again.")
+            return
+        }
+        try await TestCollector.run { collector in
+            try await DashboardTests.seed(collector)
+            // A path as long as real apps' nested models make, and an endpoint with ids and a query.
+            let deep: [Any] = [
+                "data", "orders", 3, "fulfillments", 0, "shipments", 12, "trackingEvents", 4, "location", "address",
+                "postalCode",
+            ]
+            _ = try await collector.ingest(
+                Batches.batch(
+                    reports: [Batches.report(endpoint: "GET /v3/orders/8812345/fulfillments?page=3", path: deep)]))
+            let title = DashboardTests.group("$.results[*].title")
+            let base = collector.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            let pages = [
+                "list=\(base)/", "filtered=\(base)/?kind=keyNotFound", "group=\(base)/groups/\(title)",
+                "login=\(base)/login",
+            ]
+            let script = Self.packageRoot.appendingPathComponent("scripts/check-layout.py").path
+            let output = try Browser.run(
+                python, [script, "--out", Self.artifacts.path, "--widths", "375,768,1440"] + pages)
+            struct Measure: Decodable {
+                let name: String
+                let width: Int
+                let scroll_width: Int
+                let client_width: Int
+                let overflow: [String]
+                let filters_shown: Bool?
+                let path_lines: Int?
+                let screenshot: String
+            }
+            let measures = try output.split(separator: "\n").map {
+                try JSONDecoder().decode(Measure.self, from: Data($0.utf8))
+            }
+            #expect(measures.count == 12, "\(output)")
+            for measure in measures {
+                #expect(
+                    measure.scroll_width <= measure.client_width,
+                    "\(measure.name) at \(measure.width) px scrolls sideways: \(measure.overflow)")
+                let png = try Data(contentsOf: URL(fileURLWithPath: measure.screenshot))
+                #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 5_000, "\(measure.screenshot)")
+            }
+            let phoneList = try #require(measures.first { $0.name == "list" && $0.width == 375 })
+            #expect(phoneList.path_lines.map { (1...2).contains($0) } == true, "\(phoneList)")
+            #expect(phoneList.filters_shown == false, "the filters are folded on a phone")
+            let filtered = try #require(measures.first { $0.name == "filtered" && $0.width == 375 })
+            #expect(filtered.filters_shown == true, "filters in force start unfolded")
+            let desktop = try #require(measures.first { $0.name == "list" && $0.width == 1440 })
+            #expect(desktop.filters_shown == true, "the filters are always shown on a wide screen")
+            let list = try await DashboardClient(collector.baseURL).send("GET", "/")
+            #expect(list.text.contains("<details class=\"filterbox\"><summary>Filters</summary>"))
+        }
+    }
+
     @Test("every dashboard page is valid HTML (html5lib strict parse, no duplicate ids)", .timeLimit(.minutes(2)))
     func validHTML() async throws {
         guard let python = Self.html5libPython() else {

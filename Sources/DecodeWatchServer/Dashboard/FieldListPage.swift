@@ -219,6 +219,10 @@ struct FieldListView: Sendable {
     let windows: [Option]
     let sorts: [Option]
     let sparkLabel: String
+    /// Whether any filter or sort differs from the defaults: the filters then start unfolded on narrow screens.
+    let filtersActive: Bool
+    /// The filters in force, in one line for the folded filters' label.
+    let filterSummary: String
     var page = DashboardPage.Chrome()
 
     init(request: FieldListPage.Request) {
@@ -237,6 +241,13 @@ struct FieldListView: Sendable {
         }
         sorts = FieldListPage.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == request.sort) }
         sparkLabel = request.window == .day ? "Last 24 h, hourly" : "Last \(request.window.rawValue), daily"
+        let active = [
+            request.app, request.endpoint, request.kind, request.version.map { "version \($0)" },
+            request.window == .day ? nil : request.window.label,
+            request.sort == "count" ? nil : FieldListPage.sorts.first { $0.0 == request.sort }.map { "by \($0.1)" },
+        ].compactMap { $0 }
+        filtersActive = !active.isEmpty
+        filterSummary = active.joined(separator: " · ")
     }
 
     /// Whether there is nothing to list (stored: templates read stored properties only).
