@@ -55,6 +55,8 @@ public func buildApplication(
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
     GroupActionsController(store: store).addRoutes(to: readers)
+    AlertsController(store: store).addRoutes(to: readers)
+    ContractsController(store: store).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
     let operations = OperationsController<BasicRequestContext>(store: store, registry: registry)

@@ -11,18 +11,38 @@ struct RemoteCLITests {
     static let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
 
     @Test(
-        "fields and drift print the same bytes through the API as from the database, in every format",
+        "fields, drift and the alert and contract lists print the same bytes through the API as from the database",
         arguments: Storage.allCases)
     func sameOutput(storage: Storage) async throws {
         try await CLI.withCollector(on: storage) { db, port, session in
             #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+            let spec = CLI.repository.appendingPathComponent("Tests/DecodeWatchTests/Fixtures/github-openapi.yaml").path
+            #expect(
+                try CLI.run(["contracts", "import", spec, "--app", "com.example.octo", "--name", "github"] + db).status
+                    == 0)
+            let rule = [
+                "alerts", "add", "--name", "new fields", "--when", "new", "--webhook",
+                "https://hooks.example.com/T0/secret",
+            ]
+            #expect(try CLI.run(rule + db).status == 0)
             let remote = ["--url", "http://127.0.0.1:\(port)"]
-            for command in ["fields", "drift"] {
+            for command in [["fields"], ["drift"]] {
                 for format in ["json", "table", "csv"] {
-                    let local = try CLI.run([command, "--format", format] + db + Self.window)
-                    let asked = try CLI.run([command, "--format", format] + remote + Self.window)
+                    let local = try CLI.run(command + ["--format", format] + db + Self.window)
+                    let asked = try CLI.run(command + ["--format", format] + remote + Self.window)
                     #expect(local.status == 0 && asked.status == 0, "\(local.error) \(asked.error)")
                     #expect(asked.output == local.output, "\(command) --format \(format)")
+                }
+            }
+            for command in [
+                ["alerts", "list"], ["contracts", "list"], ["contracts", "list", "--app", "com.example.octo"],
+            ] {
+                for format in ["json", "table"] {
+                    let local = try CLI.run(command + ["--format", format] + db)
+                    let asked = try CLI.run(command + ["--format", format] + remote)
+                    #expect(local.status == 0 && asked.status == 0, "\(local.error) \(asked.error)")
+                    #expect(asked.output == local.output, "\(command) --format \(format)")
+                    #expect(!asked.output.contains("secret"))
                 }
             }
             let summary = try JSONDecoder().decode(
@@ -68,7 +88,7 @@ struct RemoteCLITests {
         arguments: [
             (["keys", "list", "--url", "http://127.0.0.1:9"], "works on the database itself"),
             (["tokens", "create", "--name", "x", "--url", "http://127.0.0.1:9"], "works on the database itself"),
-            (["alerts", "list", "--url", "http://127.0.0.1:9"], "works on the database itself"),
+            (["alerts", "remove", "rule_x", "--url", "http://127.0.0.1:9"], "works on the database itself"),
             (["digest", "--url", "http://127.0.0.1:9"], "works on the database itself"),
             (["fields", "--url", "http://127.0.0.1:9", "--db", "x.sqlite"], "exclude each other"),
             (["fields", "--url", "ftp://example.com"], "must be an http(s) address"),

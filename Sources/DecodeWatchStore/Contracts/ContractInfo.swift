@@ -1,7 +1,8 @@
 import DecodeWatchCore
 import Foundation
 
-/// One imported version of a contract, without its document: what `decodewatch contracts list` shows.
+/// One imported version of a contract, without its document: what `decodewatch contracts list` and
+/// `GET /v1/contracts` show.
 public struct ContractInfo: Codable, Sendable, Hashable {
     /// The id of this import.
     public var id: String
@@ -10,9 +11,9 @@ public struct ContractInfo: Codable, Sendable, Hashable {
     /// The contract's name, unique per app; a new import under the same name is its next version.
     public var name: String
     /// When it was imported: its version.
-    public var importedAt: Date
+    @RFC3339Coded public var importedAt: Date
     /// The file it was read from, as given.
-    public var source: String?
+    @NullEncoded public var source: String?
     /// The OpenAPI version the document declared.
     public var openapi: String
     /// The document's `info.title`.
@@ -36,6 +37,12 @@ public struct ContractInfo: Codable, Sendable, Hashable {
         self.title = title
         self.apiVersion = apiVersion
         self.operations = operations
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, app, name, source, openapi, title, operations
+        case importedAt = "imported_at"
+        case apiVersion = "api_version"
     }
 
     /// A record for a new import of a spec.

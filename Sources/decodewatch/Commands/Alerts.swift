@@ -79,26 +79,18 @@ extension DecodeWatchCommand.Alerts {
             abstract: "List alert rules (webhook URLs shown without their secret parts).")
 
         @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
-        @OptionGroup var store: StoreOptions
-        @OptionGroup var databaseOnly: DatabaseOnlyOptions
+        @OptionGroup var source: SourceOptions
 
         func run() async throws {
-            let rules = try await store.withStore { try await $0.alertRules() }
+            let rules: [AlertRuleListing]
+            switch try source.source() {
+            case .store(let store):
+                rules = try await store.withStore { try await $0.alertRules() }.map(AlertRuleListing.init)
+            case .collector(let collector): rules = try await collector.get([AlertRuleListing].self, "/v1/alerts")
+            }
             switch format {
             case .json:
-                let list = rules.map { rule -> [String: Any] in
-                    [
-                        "id": rule.id, "name": rule.name, "app": AlertRenderer.nullable(rule.app),
-                        "endpoint": AlertRenderer.nullable(rule.endpoint),
-                        "kind": AlertRenderer.nullable(rule.kind?.rawValue),
-                        "when": rule.condition.description, "over": rule.windowText,
-                        "webhook": AlertText.redacted(rule.webhook.absoluteString), "format": rule.format.rawValue,
-                        "created_at": RFC3339.string(from: rule.createdAt),
-                    ]
-                }
-                let data = try JSONSerialization.data(
-                    withJSONObject: list, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                print(try CommandJSON.render(rules), terminator: "")
             case .table:
                 guard !rules.isEmpty else {
                     print("No alert rules. Add one with `decodewatch alerts add --name N --when new --webhook URL`.")
@@ -106,10 +98,10 @@ extension DecodeWatchCommand.Alerts {
                 }
                 var rows = [["ID", "NAME", "WHEN", "OVER", "SCOPE", "FORMAT", "WEBHOOK"]]
                 for rule in rules {
-                    let scope = [rule.app, rule.endpoint, rule.kind?.rawValue].compactMap { $0 }.joined(separator: " ")
+                    let scope = [rule.app, rule.endpoint, rule.kind].compactMap { $0 }.joined(separator: " ")
                     rows.append([
-                        rule.id, rule.name, rule.condition.description, rule.windowText, scope.isEmpty ? "all" : scope,
-                        rule.format.rawValue, AlertText.redacted(rule.webhook.absoluteString),
+                        rule.id, rule.name, rule.when, rule.over, scope.isEmpty ? "all" : scope, rule.format,
+                        rule.webhook,
                     ])
                 }
                 print(TextTable.render(rows), terminator: "")

@@ -54,11 +54,15 @@ extension DecodeWatchCommand {
             static let configuration = CommandConfiguration(abstract: "List stored contracts, every version.")
             @Option(help: "Only this app id.") var app: String?
             @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
-            @OptionGroup var store: StoreOptions
-            @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @OptionGroup var source: SourceOptions
 
             func run() async throws {
-                let contracts = try await store.withStore { try await $0.contracts(app: app) }
+                let contracts: [ContractInfo]
+                switch try source.source() {
+                case .store(let store): contracts = try await store.withStore { try await $0.contracts(app: app) }
+                case .collector(let collector):
+                    contracts = try await collector.get([ContractInfo].self, "/v1/contracts", query: ["app": app])
+                }
                 print(ContractsRenderer.render(contracts, as: format), terminator: "")
             }
         }

@@ -1,0 +1,14 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Hummingbird
+
+/// `GET /v1/alerts`: the alert rules, as `decodewatch alerts list` shows them (docs/api.md#alert-rules).
+struct AlertsController<Context: RequestContext>: Sendable {
+    let store: any AlertStore
+
+    func addRoutes(to router: some RouterMethods<Context>) {
+        router.get("/v1/alerts") { _, _ in
+            try Response.json(try await store.alertRules().map(AlertRuleListing.init))
+        }
+    }
+}
