@@ -62,12 +62,13 @@ struct PostgresStoreTests {
         try await StoreBackend.postgres.withFreshDatabase { fixture in
             // The fixture's store migrated the schema; start over in an empty one.
             try await fixture.database.execute(
-                "DROP TABLE schema_migrations, batches, groups, group_hours, group_hour_versions, group_hour_expected, "
-                    + "group_hour_installs, endpoint_hours, digest_runs, credentials, group_actions, group_status_events, "
-                    + "group_minutes, group_minute_versions, group_minute_expected, group_minute_installs, endpoint_minutes, "
-                    + "alert_rules, alert_claims, contracts, group_hour_install_sketches, group_minute_install_sketches, group_days, "
-                    + "readiness_checks"
-            )
+                """
+                DO $$ DECLARE t record; BEGIN
+                    FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP
+                        EXECUTE 'DROP TABLE ' || quote_ident(t.tablename) || ' CASCADE';
+                    END LOOP;
+                END $$
+                """)
             var replicas: [any CollectorStore] = []
             for _ in 0..<4 { replicas.append(try await fixture.reopen()) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -77,7 +78,7 @@ struct PostgresStoreTests {
             try await fixture.database.execute(
                 """
                 DO $$ BEGIN
-                    IF (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) <> '1,2,3,4,5,6,7,8,9,10,11,12,13,14' THEN
+                    IF (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) <> '1,2,3,4,5,6,7,8,9,10,11,12,13,14,16' THEN
                         RAISE EXCEPTION 'unexpected migrations';
                     END IF;
                 END $$
