@@ -62,6 +62,8 @@ actor FieldMetrics: Service {
         do {
             fields = try await store.fields(query).fields
         } catch {
+            // A refresh cut short by shutdown is no failure of the store.
+            guard !Task.isCancelled else { return }
             failed.increment()
             logger.warning(
                 "Field metrics keep their last values: the breaking fields could not be read",
