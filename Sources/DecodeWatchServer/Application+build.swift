@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
+import ServiceLifecycle
 
 /// Builds the collector: ingest, query API, dashboard, health and metrics on one HTTP server.
 ///
@@ -66,6 +67,13 @@ public func buildApplication(
     } else {
         operations.addMetrics(to: router)
     }
+    var services: [any Service] = [IdleMemoryRelease(gate: gate, store: store)]
+    if configuration.fieldMetricsLimit > 0 {
+        services.append(
+            FieldMetrics(
+                store: store, limit: configuration.fieldMetricsLimit, window: configuration.fieldMetricsWindow,
+                interval: configuration.fieldMetricsInterval, factory: factory, logger: logger))
+    }
     var app = Application(
         router: router,
         // Refuses batches while the ingest queue is full before they reach the router, and closes refused connections.
@@ -80,7 +88,7 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port), serverName: serverName,
             backlog: max(256, configuration.maxConnections),
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
-        services: [IdleMemoryRelease(gate: gate, store: store)],
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
     app.beforeServerStarts(perform: beforeServerStarts)

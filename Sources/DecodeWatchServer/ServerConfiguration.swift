@@ -29,6 +29,12 @@ public struct ServerConfiguration: Sendable {
     public var metricsRequireToken: Bool
     /// How long an answer about a key or token is reused; a revoked one stops working within it.
     public var credentialCacheSeconds: TimeInterval
+    /// How many breaking fields `/metrics` exposes, most reports first (docs/api.md#field-metrics); 0 for none.
+    public var fieldMetricsLimit: Int
+    /// Seconds of reports the field metrics count, ending at each refresh.
+    public var fieldMetricsWindow: TimeInterval
+    /// How often the field metrics are read from the store.
+    public var fieldMetricsInterval: Duration
 
     /// Creates a configuration.
     public init(
@@ -36,7 +42,8 @@ public struct ServerConfiguration: Sendable {
         routeTemplates: [RouteTemplate] = [], sensitiveKeys: [String] = Redactor.defaultSensitiveKeys,
         maxConcurrentIngests: Int = 64, appBatchesPerMinute: Int? = nil, retryAfterSeconds: Int = 5,
         readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 1024,
-        metricsRequireToken: Bool = false, credentialCacheSeconds: TimeInterval = 2
+        metricsRequireToken: Bool = false, credentialCacheSeconds: TimeInterval = 2, fieldMetricsLimit: Int = 50,
+        fieldMetricsWindow: TimeInterval = 3600, fieldMetricsInterval: Duration = .seconds(30)
     ) {
         self.host = host
         self.port = port
@@ -51,6 +58,9 @@ public struct ServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.metricsRequireToken = metricsRequireToken
         self.credentialCacheSeconds = credentialCacheSeconds
+        self.fieldMetricsLimit = fieldMetricsLimit
+        self.fieldMetricsWindow = fieldMetricsWindow
+        self.fieldMetricsInterval = fieldMetricsInterval
     }
 
     /// Whether a host name or address is on the loopback interface.

@@ -296,7 +296,7 @@ struct IngestTests {
     @Test("while the log of acknowledged batches is locked the answer is 503 with Retry-After and nothing is stored")
     func storageUnavailable() async throws {
         try await TestCollector.run(busyTimeout: 0.2) { collector in
-            let blocker = try Self.lock(collector.databasePath + "-pending")
+            let blocker = try lockDatabase(collector.databasePath + "-pending")
             let answer = try await collector.ingest(Batches.batch(reports: [Batches.report()]))
             #expect(answer.status == 503)
             #expect(answer.errorCode == "storage_unavailable")
@@ -311,7 +311,7 @@ struct IngestTests {
     )
     func databaseLockedAfterAcknowledgment() async throws {
         try await TestCollector.run(busyTimeout: 0.2) { collector in
-            let blocker = try Self.lock(collector.databasePath)
+            let blocker = try lockDatabase(collector.databasePath)
             let answer = try await collector.ingest(Batches.batch(reports: [Batches.report(count: 3)]))
             #expect(answer.status == 202, "\(answer.text)")
             // Reading now would leave out an acknowledged batch: the answer is 503 instead.
@@ -330,15 +330,6 @@ struct IngestTests {
             }
             #expect(counts == [3])
         }
-    }
-
-    /// Holds a SQLite file's write lock until the returned connection rolls back.
-    private static func lock(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let blocker = try DatabaseQueue(path: path, configuration: configuration)
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
-        return blocker
     }
 
     static var lastDay: FieldsQuery {

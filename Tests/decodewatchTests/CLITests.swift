@@ -137,6 +137,19 @@ struct CLITests {
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
     }
 
+    @Test("serve --help documents --metrics-top-fields, and a count over 1000 fails naming the range before listening")
+    func metricsTopFields() throws {
+        let help = try CLI.run(["serve", "--help"])
+        #expect(help.status == 0)
+        // Help wraps its lines: read it as one.
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("--metrics-top-fields <metrics-top-fields>"), "\(help.output)")
+        #expect(text.contains("refreshed every 30 s; 0 for none (at most 1000). (default: 50)"), "\(help.output)")
+        let result = try CLI.run(["serve", "--port", "0", "--metrics-top-fields", "1001"])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: --metrics-top-fields must be 0–1000.\n"), "\(result.error)")
+    }
+
     @Test(
         "the database is an SQLite file or a PostgreSQL URL, never both; conflicts and bad URLs fail in one line",
         arguments: [

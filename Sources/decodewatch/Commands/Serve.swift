@@ -46,6 +46,12 @@ extension DecodeWatchCommand {
         @Flag(help: "Require a read token for /metrics too (once a read token exists).")
         var metricsRequireToken = defaults.metricsRequireToken
         @Option(
+            help: """
+                Breaking fields with the most reports in the last hour exposed at /metrics, with their counts and \
+                rates, refreshed every 30 s; 0 for none (at most \(FieldsQuery.maxLimit)).
+                """)
+        var metricsTopFields = defaults.fieldMetricsLimit
+        @Option(
             name: .customLong("redact-key"),
             help: "A key whose values are redacted from snippets and messages, added to the defaults (repeatable).")
         var redactKeys: [String] = []
@@ -110,6 +116,9 @@ extension DecodeWatchCommand {
             guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
             guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
+            guard (0...FieldsQuery.maxLimit).contains(metricsTopFields) else {
+                throw ValidationError("--metrics-top-fields must be 0–\(FieldsQuery.maxLimit).")
+            }
             if (digestEvery == nil) != (digestWebhook == nil) {
                 throw ValidationError("--digest-every and --digest-webhook go together.")
             }
@@ -136,7 +145,8 @@ extension DecodeWatchCommand {
                 host: host, port: port, limits: limits, routeTemplates: routes.compactMap(RouteTemplate.init),
                 sensitiveKeys: Redactor.defaultSensitiveKeys + redactKeys, maxConcurrentIngests: maxConcurrentIngests,
                 appBatchesPerMinute: appBatchesPerMinute, readTimeout: .seconds(readTimeout),
-                maxConnections: maxConnections, metricsRequireToken: metricsRequireToken)
+                maxConnections: maxConnections, metricsRequireToken: metricsRequireToken,
+                fieldMetricsLimit: metricsTopFields)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) },
