@@ -211,12 +211,14 @@ struct DashboardBrowserTests {
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         try await TestCollector.run { collector in
             try await DashboardTests.seed(collector)
+            try await SuggestionTests.seed(collector)
             let title = DashboardTests.group("$.results[*].title")
             let client = DashboardClient(collector.baseURL)
             var files: [String] = []
             let pages = [
                 ("list", "/"), ("list-empty", "/?status=resolved"), ("list-error", "/?kind=nonsense"),
-                ("group", "/groups/\(title)"), ("login", "/login"), ("missing", "/groups/0123456789abcdef"),
+                ("group", "/groups/\(title)"), ("group-backend-report", "/groups/\(SuggestionTests.likes)"),
+                ("login", "/login"), ("missing", "/groups/0123456789abcdef"),
             ]
             for (name, path) in pages {
                 let file = Self.artifacts.appendingPathComponent("\(name).html")

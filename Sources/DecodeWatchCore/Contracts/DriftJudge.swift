@@ -131,7 +131,8 @@ public enum DriftJudge {
         func verdict(_ verdict: DriftVerdict, _ reason: String) -> DriftJudgement {
             DriftJudgement(verdict: verdict, reason: reason, spec: view)
         }
-        let value = failure.kind == .unknownValue ? scalar(failure.snippet) : invalidRawValue(failure.message)
+        let value =
+            failure.kind == .unknownValue ? scalar(failure.snippet) : InvalidRawValue(message: failure.message)?.value
         guard let value else {
             if failure.kind == .dataCorrupted {
                 return verdict(
@@ -170,14 +171,5 @@ public enum DriftJudge {
         }
         guard !snippet.hasPrefix("{"), !snippet.hasPrefix("["), snippet != "null" else { return nil }
         return snippet
-    }
-
-    /// The raw value of Swift's own enum error, "Cannot initialize State from invalid String value merged".
-    static func invalidRawValue(_ message: String?) -> String? {
-        guard let message, let range = message.range(of: " value ", options: .backwards),
-            message.range(of: "from invalid") != nil
-        else { return nil }
-        let value = message[range.upperBound...].trimmingCharacters(in: .whitespaces)
-        return value.isEmpty ? nil : value
     }
 }

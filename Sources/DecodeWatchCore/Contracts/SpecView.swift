@@ -44,3 +44,24 @@ public struct SpecView: Codable, Sendable, Hashable {
         case enumValues = "enum"
     }
 }
+
+extension SpecView {
+    /// What the spec promises at the field, such as "required · string (date-time)"; empty when it settles nothing.
+    public var promises: String {
+        var parts: [String] = []
+        if let required { parts.append(required ? "required" : "optional") }
+        if nullable == true { parts.append("nullable") }
+        if let types { parts.append(types.joined(separator: " or ") + (format.map { " (\($0))" } ?? "")) }
+        if let enumValues { parts.append("enum " + enumValues.joined(separator: ", ")) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The whole view in one line, such as "github · GET /repos/{owner}/{repo}/issues 200 · #/… · required · string".
+    public var summary: String {
+        var parts = [contract]
+        if let operation { parts.append([operation, status].compactMap { $0 }.joined(separator: " ")) }
+        if let location { parts.append(location) }
+        if !promises.isEmpty { parts.append(promises) }
+        return parts.joined(separator: " · ")
+    }
+}

@@ -52,12 +52,15 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     /// Who owns the failure according to the app's contract (docs/triage.md, "Contract drift"); `nil`, and left
     /// out of the JSON, when the app has no contract.
     public var drift: DriftJudgement?
+    /// The fix, written (docs/api.md#suggested-fixes): set by ``FieldsSummary/withSuggestions()``, as `GET /v1/fields`
+    /// answers; `nil`, and left out of the JSON, before that.
+    public var suggestion: Suggestion?
 
     /// Creates an entry.
     public init(
         group: String, app: String, endpoint: String, path: String, kind: ReportKind, expected: String?, count: Int,
         installs: Int, rate: Double?, firstSeen: Date, lastSeen: Date, versions: [String: Int], status: GroupStatus,
-        sample: Sample, drift: DriftJudgement? = nil
+        sample: Sample, drift: DriftJudgement? = nil, suggestion: Suggestion? = nil
     ) {
         self.group = group
         self.app = app
@@ -74,10 +77,12 @@ public struct FieldSummary: Codable, Sendable, Hashable {
         self.status = status
         self.sample = sample
         self.drift = drift
+        self.suggestion = suggestion
     }
 
     enum CodingKeys: String, CodingKey {
         case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, sample, drift
+        case suggestion
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
     }

@@ -18,19 +18,6 @@ struct DriftView: Sendable {
         label = judgement.verdict.label
         owner = judgement.verdict.owner
         reason = judgement.reason
-        spec = judgement.spec.map { view in
-            var parts = [view.contract]
-            if let operation = view.operation {
-                parts.append([operation, view.status].compactMap { $0 }.joined(separator: " "))
-            }
-            if let location = view.location { parts.append(location) }
-            if let required = view.required { parts.append(required ? "required" : "optional") }
-            if view.nullable == true { parts.append("nullable") }
-            if let types = view.types {
-                parts.append(types.joined(separator: " or ") + (view.format.map { " (\($0))" } ?? ""))
-            }
-            if let values = view.enumValues { parts.append("enum " + values.joined(separator: ", ")) }
-            return parts.joined(separator: " · ")
-        }
+        spec = judgement.spec?.summary
     }
 }

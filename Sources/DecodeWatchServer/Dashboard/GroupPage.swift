@@ -6,7 +6,8 @@ import Foundation
 /// sample, the decisions taken about it and the forms to take more.
 ///
 /// A fixed number of store calls: the stored group, the summary of its endpoint (for count, installs,
-/// rate and status), the decisions in force, its versions, its hourly counts, its history and its app's contracts.
+/// rate and status), the decisions in force, its versions, its hourly counts, its history and its app's contracts;
+/// one more, its summary since first seen, when the window holds none of its failures.
 struct GroupPage: Sendable {
     let store: any CollectorStore
 
@@ -27,17 +28,24 @@ struct GroupPage: Sendable {
             group: group, field: field, state: state, window: window, versions: versions,
             bars: DashboardPage.bars(counts), history: history, now: now)
         let contracts = try await store.contractSet(app: group.app)
-        // The verdict is about the group, not the window: without failures in the window, the expected type
-        // comes from all it ever reported.
-        var expected = field?.expected
-        if field == nil, contracts.covers(app: group.app) {
-            expected = try await store.fields(ofGroups: [id], since: group.lifecycle.firstSeen, until: now).first?
-                .expected
+        // The verdict and the fix are about the group, not the window: without failures in the window, they rest
+        // on all it ever reported.
+        var reported = field
+        var reportedSince = since
+        if field == nil {
+            reportedSince = group.lifecycle.firstSeen
+            reported = try await store.fields(ofGroups: [id], since: reportedSince, until: now).first
         }
         let failure = DriftJudge.Failure(
-            kind: group.kind, expected: expected, snippet: group.sample.snippet, message: group.sample.message)
-        view.drift = contracts.judge(app: group.app, endpoint: group.endpoint, path: group.path, failure: failure)
-            .map(DriftView.init)
+            kind: group.kind, expected: reported?.expected, snippet: group.sample.snippet,
+            message: group.sample.message)
+        let judgement = contracts.judge(
+            app: group.app, endpoint: group.endpoint, path: group.path, failure: failure)
+        view.drift = judgement.map(DriftView.init)
+        reported?.drift = judgement
+        view.suggestion = reported.map {
+            SuggestionView(SuggestionWriter.suggestion(for: $0, since: reportedSince, until: now))
+        }
         return view
     }
 }
@@ -91,6 +99,8 @@ struct GroupView: Sendable {
     let cliCommand: String
     /// The verdict against the app's contract; `nil` when the app has none.
     var drift: DriftView?
+    /// The fix, written; `nil` when the group has no failures left to read it from.
+    var suggestion: SuggestionView?
     var page = DashboardPage.Chrome()
 
     init(

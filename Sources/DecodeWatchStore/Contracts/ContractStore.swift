@@ -37,10 +37,19 @@ extension ContractStore {
 }
 
 extension ContractStore where Self: GroupActionStore {
-    /// The breaking-fields summary with decisions applied (``GroupActionStore/decidedFields(_:now:)``) and each
-    /// field's contract verdict filled in: what `GET /v1/fields` and `decodewatch fields` answer.
+    /// The breaking-fields summary with decisions applied (``GroupActionStore/decidedFields(_:now:)``), each
+    /// field's contract verdict filled in and its fix written: what `GET /v1/fields` and `decodewatch fields` answer.
     public func judgedFields(_ query: FieldsQuery, now: Date) async throws -> FieldsSummary {
         let summary = try await decidedFields(query, now: now).summary
-        return try await contractSet(app: query.app).annotating(summary)
+        return try await contractSet(app: query.app).annotating(summary).withSuggestions()
+    }
+
+    /// One group's entry over a window, judged and with its fix written as in ``judgedFields(_:now:)``: what
+    /// `decodewatch suggest` shows.
+    /// - Returns: `nil` when the group has no failures in the window.
+    public func judgedField(group: String, since: Date, until: Date) async throws -> FieldSummary? {
+        guard let field = try await fields(ofGroups: [group], since: since, until: until).first else { return nil }
+        let summary = FieldsSummary(since: since, until: until, fields: [field])
+        return try await contractSet(app: field.app).annotating(summary).withSuggestions().fields.first
     }
 }
