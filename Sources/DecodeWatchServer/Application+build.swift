@@ -54,6 +54,7 @@ public func buildApplication(
         keepsSource: logsBatches
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
+    CheckController(store: store).addRoutes(to: readers)
     GroupActionsController(store: store).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)

@@ -66,7 +66,7 @@ struct PostgresStoreTests {
                     + "group_hour_installs, endpoint_hours, digest_runs, credentials, group_actions, group_status_events, "
                     + "group_minutes, group_minute_versions, group_minute_expected, group_minute_installs, endpoint_minutes, "
                     + "alert_rules, alert_claims, contracts, group_hour_install_sketches, group_minute_install_sketches, group_days, "
-                    + "readiness_checks"
+                    + "readiness_checks, endpoint_version_hours, endpoint_version_minutes"
             )
             var replicas: [any CollectorStore] = []
             for _ in 0..<4 { replicas.append(try await fixture.reopen()) }
@@ -77,7 +77,7 @@ struct PostgresStoreTests {
             try await fixture.database.execute(
                 """
                 DO $$ BEGIN
-                    IF (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) <> '1,2,3,4,5,6,7,8,9,10,11,12,13,14' THEN
+                    IF (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) <> '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15' THEN
                         RAISE EXCEPTION 'unexpected migrations';
                     END IF;
                 END $$
