@@ -135,7 +135,14 @@ struct CheckCommandTests {
             #expect(insufficient.status == 2)
             #expect(insufficient.output.hasPrefix("INSUFFICIENT: com.example.shop 9.9.9 cannot be judged: no decodes"))
 
-            // `fields --version` counts that version alone, over its own decodes.
+            // `GET /v1/fields?version=` and `fields --version` count that version alone, over its own decodes.
+            let (summary, _) = try await session.data(
+                from: URL(string: "http://127.0.0.1:\(port)/v1/fields?app=\(Self.app)&version=5.2.0")!)
+            let entries = try #require(
+                (try JSONSerialization.jsonObject(with: summary) as? [String: Any])?["fields"] as? [[String: Any]])
+            #expect(entries.map { $0["count"] as? Int } == [10])
+            #expect(entries.map { $0["rate"] as? Double } == [0.005])
+            #expect(entries.map { $0["versions"] as? [String: Int] } == [["5.2.0": 10]])
             let perVersion = try CLI.run(["fields", "--app", Self.app, "--version", "5.3.0", "--format", "csv"] + db)
             #expect(perVersion.status == 0)
             #expect(perVersion.output.contains(",40,0,0.02,"))

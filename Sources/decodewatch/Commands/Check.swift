@@ -6,9 +6,9 @@ import Foundation
 extension DecodeWatchCommand {
     /// `decodewatch check`: the release check of one app version (docs/cli.md#check), for CI.
     ///
-    /// Every option is read as text and checked in `validate()`: ArgumentParser answers a value it cannot convert
-    /// by looking for its built-in flags first, and would take `--version 5.2.0` for a request of the tool's own
-    /// version and exit 0, a silent pass.
+    /// Every option is optional to ArgumentParser, read as text and checked in `validate()` by the parser `GET
+    /// /v1/check` uses. A missing required option makes ArgumentParser look for its built-in flags first, and it
+    /// would take `--version 5.2.0` for a request of the tool's own version and exit 0: a silent pass.
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Judge an app version's breaking fields before a rollout: exit 0 pass, 1 fail, 2 insufficient.")
