@@ -174,6 +174,7 @@ let package = Package(
             name: "decodewatchTests",
             dependencies: [
                 "decodewatch",
+                "DecodeWatchZlib",
                 .product(name: "Hummingbird", package: "hummingbird", condition: collector),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
                 .product(name: "NIOCore", package: "swift-nio", condition: collector),

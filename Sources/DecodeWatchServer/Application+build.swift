@@ -55,6 +55,7 @@ public func buildApplication(
         keepsSource: logsBatches
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
+    CheckController(store: store).addRoutes(to: readers)
     GroupActionsController(store: store).addRoutes(to: readers)
     AlertsController(store: store).addRoutes(to: readers)
     ContractsController(store: store).addRoutes(to: readers)

@@ -24,6 +24,11 @@ public protocol ReportStore: Sendable {
     /// - Returns: an entry per group with failures in the window.
     func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary]
 
+    /// One app version's decodes per endpoint and reports per group in `[since, until)`, the numbers a release
+    /// check judges (docs/api.md#release-check). Decodes stored before they were kept per version are not counted.
+    /// - Returns: the counts; empty for an app or version storage does not know.
+    func versionCounts(app: String, version: String, since: Date, until: Date) async throws -> VersionCounts
+
     /// Marks a group resolved.
     /// - Parameters:
     ///   - group: the group id.

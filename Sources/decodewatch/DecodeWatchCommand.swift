@@ -13,6 +13,6 @@ struct DecodeWatchCommand: AsyncParsableCommand {
         version: SDKInfo.decodeWatchVersion,
         subcommands: [
             Serve.self, Fields.self, Digest.self, Resolve.self, Mute.self, Unmute.self, Keys.self, Tokens.self,
-            Alerts.self, Demo.self, Contracts.self, Drift.self, Suggest.self,
+            Alerts.self, Demo.self, Contracts.self, Drift.self, Suggest.self, Check.self,
         ])
 }

@@ -75,7 +75,8 @@ struct AccessTests {
         }
     }
 
-    @Test("once a read token exists, the query API and resolve need one; health probes stay open")
+    @Test(
+        "once a read token exists, the query API (the release check too) and resolve need one; health probes stay open")
     func readTokenRequired() async throws {
         try await TestCollector.run { collector in
             #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
@@ -96,6 +97,11 @@ struct AccessTests {
             let resolved = try await collector.send(
                 "POST", "/v1/groups/\(group)/resolve", headers: ["Authorization": "Bearer \(token)"])
             #expect(resolved.status == 200)
+            let check = "/v1/check?app=com.example.shop&version=5.2.0"
+            #expect(try await collector.send("GET", check).errorCode == "read_token_required")
+            let checked = try await collector.send("GET", check, headers: ["Authorization": "Bearer \(token)"])
+            #expect(checked.status == 200)
+            #expect(checked.json["verdict"] as? String == "insufficient")
             #expect(try await collector.send("GET", "/healthz").status == 200)
             #expect(try await collector.send("GET", "/readyz").status == 200)
             #expect(try await collector.send("GET", "/metrics").status == 200)

@@ -12,6 +12,7 @@ struct RetentionStoreTests {
     static let allTime = FieldsQuery(since: date("2026-01-01T00:00:00Z"), until: date("2027-01-01T00:00:00Z"))
     static let rollups = [
         "group_hours", "group_hour_versions", "group_hour_expected", "group_hour_installs", "endpoint_hours",
+        "endpoint_version_hours",
     ]
 
     @Test(
@@ -42,9 +43,9 @@ struct RetentionStoreTests {
                 steps.append(deleted)
             }
             // 18 hourly cells and as many minute cells (each with a version, an expected value and an install),
-            // and 3 day rows, in steps of at most 4 of each of the 14 kinds of row.
+            // and 3 day rows, in steps of at most 4 of each of the 16 kinds of row.
             #expect(steps.count >= 5)
-            #expect(steps.allSatisfy { $0 <= 4 * 14 })
+            #expect(steps.allSatisfy { $0 <= 4 * 16 })
 
             let fields = try await fixture.store.fields(Self.allTime).fields
             #expect(fields.map(\.path).sorted() == ["$.tags", "$.title"])

@@ -142,8 +142,8 @@ public enum DigestHTMLRenderer {
         return "<div class=\"stat\"><b>\(value)</b><span>\(name)</span>\(note)</div>"
     }
 
-    /// Escapes text for HTML content and attribute values.
-    static func escape(_ text: String) -> String {
+    /// Escapes text for HTML content and attribute values (and XML's, where `&#39;` is as valid).
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {

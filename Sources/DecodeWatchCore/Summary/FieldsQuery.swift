@@ -12,6 +12,8 @@ public struct FieldsQuery: Sendable, Hashable {
     public var endpoint: String?
     /// Only this kind.
     public var kind: ReportKind?
+    /// Only the reports of this app version, with rates over this version's decodes (docs/api.md#breaking-fields).
+    public var version: String?
     /// Start of the window, inclusive.
     public var since: Date
     /// End of the window, exclusive.
@@ -26,12 +28,13 @@ public struct FieldsQuery: Sendable, Hashable {
 
     /// Creates a query.
     public init(
-        app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, since: Date, until: Date,
-        limit: Int = FieldsQuery.defaultLimit
+        app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, version: String? = nil, since: Date,
+        until: Date, limit: Int = FieldsQuery.defaultLimit
     ) {
         self.app = app
         self.endpoint = endpoint
         self.kind = kind
+        self.version = version
         self.since = since
         self.until = until
         self.limit = limit
@@ -43,20 +46,13 @@ public struct FieldsQuery: Sendable, Hashable {
     ///   - since: RFC 3339 time or a duration back from `now` (`90m`, `24h`, `7d`, `2w`); default 24 hours before `until`.
     ///   - until: RFC 3339 time or a duration back from `now`; default `now`.
     ///   - endpoint: normalized here too, so a raw endpoint such as `GET /v2/posts/42` works.
+    ///   - version: an app version, as batches send it in `app.version`.
     /// - Throws: ``QueryError`` naming the filter that is wrong.
     public static func parse(
-        app: String?, endpoint: String?, kind: String?, since: String?, until: String?, limit: String?,
-        now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
+        app: String?, endpoint: String?, kind: String?, version: String? = nil, since: String?, until: String?,
+        limit: String?, now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
     ) throws(QueryError) -> FieldsQuery {
-        let end =
-            try until.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "until") } ?? now
-        let start =
-            try since.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: "since") }
-            ?? end.addingTimeInterval(-86_400)
-        guard start < end else {
-            throw QueryError(
-                "since (\(RFC3339.string(from: start))) must be before until (\(RFC3339.string(from: end))).")
-        }
+        let (start, end) = try window(since: since, until: until, now: now)
         let kindValue = try ReportKind.filter(kind, field: "kind")
         let endpointValue = try normalizer.filter(endpoint, field: "endpoint")
         var count = defaultLimit
@@ -67,7 +63,34 @@ public struct FieldsQuery: Sendable, Hashable {
             count = value
         }
         if let app, app.isEmpty { throw QueryError("app must not be empty.") }
-        return FieldsQuery(app: app, endpoint: endpointValue, kind: kindValue, since: start, until: end, limit: count)
+        if let version, version.isEmpty { throw QueryError("version must not be empty.") }
+        return FieldsQuery(
+            app: app, endpoint: endpointValue, kind: kindValue, version: version, since: start, until: end,
+            limit: count)
+    }
+
+    /// Reads a window's edges, as ``parse(app:endpoint:kind:version:since:until:limit:now:normalizer:)`` does.
+    /// - Parameters:
+    ///   - since: RFC 3339 time or a duration back from `now`; default 24 hours before the end.
+    ///   - until: RFC 3339 time or a duration back from `now`; default `now`.
+    ///   - names: how the caller spells the two filters (`since`, `--since`), for the messages.
+    /// - Returns: the window's start and end.
+    /// - Throws: ``QueryError`` when an edge cannot be read or the start is not before the end.
+    public static func window(
+        since: String?, until: String?, now: Date, names: (since: String, until: String) = ("since", "until")
+    ) throws(QueryError) -> (since: Date, until: Date) {
+        let end =
+            try until.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: names.until) }
+            ?? now
+        let start =
+            try since.map { text throws(QueryError) in try TimeReference.parse(text, now: now, field: names.since) }
+            ?? end.addingTimeInterval(-86_400)
+        guard start < end else {
+            throw QueryError(
+                "\(names.since) (\(RFC3339.string(from: start))) must be before \(names.until) (\(RFC3339.string(from: end)))."
+            )
+        }
+        return (start, end)
     }
 }
 

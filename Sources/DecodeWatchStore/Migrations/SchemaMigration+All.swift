@@ -248,6 +248,23 @@ extension SchemaMigration {
         SchemaMigration(
             sqlite: "createReadinessChecks", postgres: (14, "create_readiness_checks"),
             steps: [.createTable("readiness_checks", [.integer("id", .primaryKey), .integer("checked_at")])]),
+        // Decode counts per app version too, so that a version's rate divides its reports by its own decodes (the
+        // release check, the `version` filter). Keyed by app and version first: both read one version of one app.
+        // Decodes stored before this migration have no version and are not backfilled: a version's rate over them
+        // is unknown, never guessed.
+        SchemaMigration(
+            sqlite: "createEndpointVersionRollups", postgres: (15, "create_endpoint_version_rollups"),
+            steps: Rollup.allCases.flatMap { rollup -> [SchemaStep] in
+                let (table, bucket) = (rollup.endpointVersionCounts, rollup.column)
+                return [
+                    .createTable(
+                        table,
+                        [.text("app_id"), .text("version"), .text("endpoint"), .integer(bucket), .integer("count")],
+                        primaryKey: ["app_id", "version", "endpoint", bucket], withoutRowID: true),
+                    // Retention deletes by bucket.
+                    .createIndex("\(table)_on_\(bucket)", on: table, [bucket]),
+                ]
+            }),
         // Dashboard sign-ins: the SHA-256 of a random session id, the read token it came from, and its expiry.
         SchemaMigration(
             sqlite: "createDashboardSessions", postgres: (16, "create_dashboard_sessions"),

@@ -9,7 +9,7 @@ import Synchronization
 /// once. Every count is an addition saturating at ``StoredCount/max``, so writers sharing a database stay
 /// exact. Rows are written sorted (batches, then groups by id, then bucket, then value) and tables in a
 /// fixed order (per resolution: installs, counts, folds into sketches, versions, expected types, decodes,
-/// and for hours the day rows), so concurrent PostgreSQL transactions take their row locks in one order and
+/// decodes per version, and for hours the day rows), so concurrent PostgreSQL transactions take their row locks in one order and
 /// never deadlock. Rows go in multi-row `VALUES`, a few round trips per commit rather than one per row.
 struct IngestStatements {
     /// Upserts the groups; each returns the id, `group_seq`, state and resolution time of the row it wrote.
@@ -241,7 +241,7 @@ private struct GroupRow {
 }
 
 /// A rollup row's key: a group (by its position among the commit's sorted ids) or, for decode counts, an
-/// app; a bucket; and a value (by its position among the commit's sorted values of its kind) or an install
+/// app (and for decode counts per version, an ``AppVersion``); a bucket; and a value (by its position among the commit's sorted values of its kind) or an install
 /// hash. Keys compare as integers, in the order of the ids, buckets and values they stand for.
 private struct Cell<ID: Comparable & Sendable>: Comparable, Sendable {
     let id: ID
@@ -259,6 +259,15 @@ private struct Cell<ID: Comparable & Sendable>: Comparable, Sendable {
     static func < (a: Cell, b: Cell) -> Bool {
         (a.id, a.bucket, a.value, a.install) < (b.id, b.bucket, b.value, b.install)
     }
+}
+
+/// An app and one of the commit's versions (by its position among them): the key of decode counts per version,
+/// ordered as the app and version it stands for.
+private struct AppVersion: Comparable, Sendable {
+    let app: String
+    let version: Int
+
+    static func < (a: AppVersion, b: AppVersion) -> Bool { (a.app, a.version) < (b.app, b.version) }
 }
 
 /// The distinct strings of one kind in a commit (versions, expected types, endpoints), sorted, so that a
@@ -326,6 +335,8 @@ private struct RollupRows: Sendable {
     let installs: [Cell<Int>]
     let expected: [(cell: Cell<Int>, count: Int)]
     let decodes: [(cell: Cell<String>, count: Int)]
+    /// The same decode counts under the version of their batch.
+    let versionDecodes: [(cell: Cell<AppVersion>, count: Int)]
     /// The strings the cells name by position.
     let values: CommitValues
 
@@ -339,6 +350,7 @@ private struct RollupRows: Sendable {
         var installs: [Cell<Int>] = []
         var expected: [(cell: Cell<Int>, count: Int)] = []
         var decodes: [(cell: Cell<String>, count: Int)] = []
+        var versionDecodes: [(cell: Cell<AppVersion>, count: Int)] = []
         // Read in place, by index, as in ``IngestStatements/init(_:dialect:)``.
         for batch in batches.indices {
             let version = values.versions[batches[batch].version]
@@ -355,20 +367,23 @@ private struct RollupRows: Sendable {
                 }
             }
             let minute = batches[batch].decodesMinute
+            let app = AppVersion(app: batches[batch].appID, version: version)
             for entry in batches[batch].decodes where entry.count > 0 {
-                decodes.append((Cell(batches[batch].appID, minute, values.endpoints[entry.endpoint]), entry.count))
+                let endpoint = values.endpoints[entry.endpoint]
+                decodes.append((Cell(batches[batch].appID, minute, endpoint), entry.count))
+                versionDecodes.append((Cell(app, minute, endpoint), entry.count))
             }
         }
         self.init(
             rollup: .minute, values: values, counts: counts, versions: versions, installs: installs,
-            expected: expected, decodes: decodes)
+            expected: expected, decodes: decodes, versionDecodes: versionDecodes)
     }
 
     /// Adds up and sorts a resolution's rows.
     private init(
         rollup: Rollup, values: CommitValues, counts: [(cell: Cell<Int>, count: Int)],
         versions: [(cell: Cell<Int>, count: Int)], installs: [Cell<Int>], expected: [(cell: Cell<Int>, count: Int)],
-        decodes: [(cell: Cell<String>, count: Int)]
+        decodes: [(cell: Cell<String>, count: Int)], versionDecodes: [(cell: Cell<AppVersion>, count: Int)]
     ) {
         self.rollup = rollup
         self.values = values
@@ -379,6 +394,7 @@ private struct RollupRows: Sendable {
         }
         self.expected = tally(expected)
         self.decodes = tally(decodes)
+        self.versionDecodes = tally(versionDecodes)
     }
 
     /// These per-minute rows added up by hour.
@@ -389,11 +405,11 @@ private struct RollupRows: Sendable {
         return RollupRows(
             rollup: .hour, values: values, counts: hourly(counts), versions: hourly(versions),
             installs: installs.map { Cell($0.id, Minute.hour(of: $0.bucket), install: $0.install) },
-            expected: hourly(expected), decodes: hourly(decodes))
+            expected: hourly(expected), decodes: hourly(decodes), versionDecodes: hourly(versionDecodes))
     }
 
     /// The writes, each group named by its `group_seq`: installs and counts (``CellWrites``), then versions,
-    /// expected types, decodes and, for hours, the day rows (``DayCounts``).
+    /// expected types, decodes, decodes per version and, for hours, the day rows (``DayCounts``).
     /// - Parameters:
     ///   - seqs: the `group_seq` of the group at each position.
     ///   - committed: the install rows known to be stored, which are left out.
@@ -422,6 +438,13 @@ private struct RollupRows: Sendable {
                 .integer(StoredCount.clamp($0.count)),
             ]
         }
+        let versionDecodeRows = versionDecodes.map {
+            [
+                SQLValue.text($0.cell.id.app), .text(values.versions.values[$0.cell.id.version]),
+                .text(values.endpoints.values[$0.cell.value]), .integer($0.cell.bucket),
+                .integer(StoredCount.clamp($0.count)),
+            ]
+        }
         let others =
             IngestStatements.add(
                 into: rollup.versions, columns: ["group_seq", bucket, "version"],
@@ -432,6 +455,9 @@ private struct RollupRows: Sendable {
             + IngestStatements.add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows,
                 dialect: dialect)
+            + IngestStatements.add(
+                into: rollup.endpointVersionCounts, columns: ["app_id", "version", "endpoint", bucket],
+                rows: versionDecodeRows, dialect: dialect)
         guard rollup == .hour else { return (cells, others) }
         let days = DayCounts.add(
             counts.map { (group: seqs[$0.cell.id], hour: $0.cell.bucket, count: $0.count) }, dialect: dialect)

@@ -37,6 +37,9 @@ enum Rollup: CaseIterable {
     var installSketches: String { "group_\(column)_install_sketches" }
     /// Decode counts per app, endpoint and bucket.
     var endpointCounts: String { "endpoint_\(column)s" }
+    /// Decode counts per app, app version, endpoint and bucket: the denominators of per-version rates. Decodes
+    /// stored before this table existed have no version, and are only in ``endpointCounts``.
+    var endpointVersionCounts: String { "endpoint_version_\(column)s" }
 
     /// The `group_seq` that names a group in the cell tables, from an expression of its `group_id`.
     static func seq(ofGroup id: String) -> String {

@@ -72,12 +72,15 @@ struct FieldsReader {
     /// the query's limit: the page is the first of all parts' rankings merged.
     func ranking(_ slice: GroupSlice) -> SQLStatement {
         var arguments = window.arguments
+        let totals =
+            versionTotals(&arguments, where: slice.condition(on: "group_seq"))
+            ?? window.totals(dialect: dialect, slice: slice)
         let filters = self.filters(&arguments)
         arguments.append(.integer(Int64(query.limit)))
         return SQLStatement(
             """
             SELECT g.group_id, h.total
-            FROM \(window.totals(dialect: dialect, slice: slice)) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filters)
             ORDER BY h.total DESC, g.group_id ASC
             LIMIT \(dialect.parameter(arguments.count))
@@ -94,12 +97,14 @@ struct FieldsReader {
                 SELECT group_seq FROM groups
                 WHERE group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count))))
             """
-        let totals = """
-            (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.groupCounts, "group_seq, count", where: among)) c
-            GROUP BY group_seq)
-            """
         arguments += ids.map(SQLValue.text)
+        let totals =
+            versionTotals(&arguments, where: among)
+                ?? """
+                (SELECT group_seq, \(dialect.cappedSum("count")) AS total
+                FROM \(rows(of: \.groupCounts, "group_seq, count", where: among)) c
+                GROUP BY group_seq)
+                """
         let filters = self.filters(&arguments)
         return SQLStatement(
             """
@@ -145,6 +150,20 @@ struct FieldsReader {
             arguments)
     }
 
+    /// With a version filter, a subquery of each group's reports of that version in the window, `group_seq, total`,
+    /// binding the version after `arguments`; `nil` without one.
+    /// - Parameter condition: a further condition on the version cells, after `AND`.
+    private func versionTotals(_ arguments: inout [SQLValue], where condition: String) -> String? {
+        guard let version = query.version else { return nil }
+        arguments.append(.text(version))
+        let ofVersion = " AND version = \(dialect.parameter(arguments.count))\(condition)"
+        return """
+            (SELECT group_seq, \(dialect.cappedSum("count")) AS total
+            FROM \(rows(of: \.versions, "group_seq, count", where: ofVersion)) v
+            GROUP BY group_seq HAVING SUM(count) > 0)
+            """
+    }
+
     /// The query's filters on the `groups` row `g`, binding their values after `arguments`.
     private func filters(_ arguments: inout [SQLValue]) -> String {
         var filters = ""
@@ -156,7 +175,8 @@ struct FieldsReader {
         return filters
     }
 
-    /// Decodes of these endpoints in the window, the denominators of their groups' rates.
+    /// Decodes of these endpoints in the window, the denominators of their groups' rates: with a version filter,
+    /// that version's decodes only.
     ///
     /// Only the page's endpoints are summed, each endpoint's rows found by its key: all endpoints of the page's
     /// apps took twice as long, most of it sorting rows no rate needs, and the window's rows of every endpoint
@@ -164,14 +184,21 @@ struct FieldsReader {
     func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
         let pairs = endpoints.indices.map { "(\(dialect.parameter(7 + 2 * $0)), \(dialect.parameter(8 + 2 * $0)))" }
         let page = "(VALUES \(pairs.joined(separator: ", "))) p CROSS JOIN "
-        let keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
+        var keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
+        var arguments = window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] }
+        var table = \Rollup.endpointCounts
+        if let version = query.version {
+            arguments.append(.text(version))
+            keyed += " AND r.version = \(dialect.parameter(arguments.count))"
+            table = \.endpointVersionCounts
+        }
         return SQLStatement(
             """
             SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.endpointCounts, "r.app_id, r.endpoint, r.count", where: keyed, joining: page)) e
+            FROM \(rows(of: table, "r.app_id, r.endpoint, r.count", where: keyed, joining: page)) e
             GROUP BY app_id, endpoint
             """,
-            window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] })
+            arguments)
     }
 
     /// The statements reading what the summary says about a page of groups.
@@ -184,20 +211,22 @@ struct FieldsReader {
         .sorted { ($0.app, $0.endpoint) < ($1.app, $1.endpoint) }
         let pageOf = "group_seq IN (\(dialect.parameters(from: 7, count: seqs.count)))"
         let page = window.arguments + seqs.map(SQLValue.integer)
-        func sums(_ table: KeyPath<Rollup, String>, _ column: String) -> SQLStatement {
-            SQLStatement(
+        func sums(_ table: KeyPath<Rollup, String>, _ column: String, only value: String? = nil) -> SQLStatement {
+            let only = value.map { _ in " AND \(column) = \(dialect.parameter(page.count + 1))" } ?? ""
+            return SQLStatement(
                 """
                 SELECT group_seq, \(column) AS value, \(dialect.cappedSum("count")) AS total
                 FROM \(rows(of: table, "group_seq, \(column), count")) r
-                WHERE \(pageOf)
+                WHERE \(pageOf)\(only)
                 GROUP BY group_seq, \(column)
                 """,
-                page)
+                page + (value.map { [SQLValue.text($0)] } ?? []))
         }
         return WindowFacts(
             query: query, groups: groups,
             statements: [
-                sums(\.versions, "version"),
+                // With a version filter, the entry counts that version's reports only.
+                sums(\.versions, "version", only: query.version),
                 sums(\.expected, "expected"),
                 SQLStatement(
                     """

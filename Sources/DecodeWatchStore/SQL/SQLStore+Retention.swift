@@ -76,7 +76,8 @@ extension SQLStore {
 
     /// The deletes of one step of a rollup's cells before a bucket, each returning a row per row it deleted: up to
     /// `limit` install rows of the first `limit` expired cells, then those of these cells left without install
-    /// rows (with their versions, expected values and sketch), and up to `limit` decode counts.
+    /// rows (with their versions, expected values and sketch), and up to `limit` decode counts of each kind (per endpoint,
+    /// and per endpoint and version).
     ///
     /// A cell can hang up to ``InstallFold/limit`` install rows: deleting all of those of `limit` cells at once
     /// made one step of 2,000 busy cells delete up to two million rows, and SQLite took 2.3 s for a million
@@ -106,14 +107,18 @@ extension SQLStore {
                 SQLStatement(
                     "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(emptied)) RETURNING 1 AS deleted",
                     arguments)
-            } + [
+            }
+            + [
+                (rollup.endpointCounts, "app_id, endpoint"),
+                (rollup.endpointVersionCounts, "app_id, version, endpoint"),
+            ]
+            .map { table, key in
                 SQLStatement(
                     """
-                    DELETE FROM \(rollup.endpointCounts) WHERE (app_id, endpoint, \(column)) IN (
-                        SELECT app_id, endpoint, \(column) FROM \(rollup.endpointCounts) WHERE \(column) < \(first)
-                        LIMIT \(cap)
+                    DELETE FROM \(table) WHERE (\(key), \(column)) IN (
+                        SELECT \(key), \(column) FROM \(table) WHERE \(column) < \(first) LIMIT \(cap)
                     ) RETURNING 1 AS deleted
                     """, arguments)
-            ]
+            }
     }
 }

@@ -18,6 +18,7 @@ extension DecodeWatchCommand {
         @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
         @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
             String?
+        @Option(help: "Only this app version's reports, with rates over its own decodes.") var version: String?
         @Option(help: "Only this verdict: \(DriftVerdict.allCases.map(\.rawValue).joined(separator: ", ")).")
         var verdict: String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
@@ -31,7 +32,8 @@ extension DecodeWatchCommand {
             let verdictValue: DriftVerdict?
             do {
                 query = try FieldsQuery.parse(
-                    app: app, endpoint: endpoint, kind: kind, since: since, until: until, limit: String(limit),
+                    app: app, endpoint: endpoint, kind: kind, version: version, since: since, until: until,
+                    limit: String(limit),
                     now: Date())
                 verdictValue = try DriftVerdict.parse(verdict)
             } catch {
@@ -46,8 +48,8 @@ extension DecodeWatchCommand {
                 report = try await collector.get(
                     DriftReport.self, "/v1/drift",
                     query: [
-                        "app": app, "endpoint": endpoint, "kind": kind, "verdict": verdict, "since": since,
-                        "until": until, "limit": String(limit),
+                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "verdict": verdict,
+                        "since": since, "until": until, "limit": String(limit),
                     ])
             }
             print(DriftRenderer.render(report, as: format), terminator: "")

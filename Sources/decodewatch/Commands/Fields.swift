@@ -18,6 +18,7 @@ extension DecodeWatchCommand {
         @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
         @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
             String?
+        @Option(help: "Only this app version's reports, with rates over its own decodes.") var version: String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
         var since: String?
         @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
@@ -28,7 +29,8 @@ extension DecodeWatchCommand {
             let query: FieldsQuery
             do {
                 query = try FieldsQuery.parse(
-                    app: app, endpoint: endpoint, kind: kind, since: since, until: until, limit: String(limit),
+                    app: app, endpoint: endpoint, kind: kind, version: version, since: since, until: until,
+                    limit: String(limit),
                     now: Date())
             } catch {
                 throw ValidationError(error.message)
@@ -43,8 +45,8 @@ extension DecodeWatchCommand {
                 summary = try await collector.get(
                     FieldsSummary.self, "/v1/fields",
                     query: [
-                        "app": app, "endpoint": endpoint, "kind": kind, "since": since, "until": until,
-                        "limit": String(limit),
+                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "since": since,
+                        "until": until, "limit": String(limit),
                     ])
             }
             print(FieldsRenderer.render(summary, as: format), terminator: "")

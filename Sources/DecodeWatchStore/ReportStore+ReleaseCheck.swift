@@ -1,0 +1,18 @@
+import DecodeWatchCore
+
+extension ReportStore {
+    /// The release check of docs/api.md#release-check: the version's and the baseline's counts read from storage,
+    /// judged by ``ReleaseJudge``. `GET /v1/check` and `decodewatch check` both answer with it.
+    /// - Parameter query: the version, window and thresholds.
+    /// - Returns: the verdict; an app or version storage does not know is `insufficient` with 0 decodes.
+    /// - Throws: ``StoreError`` with code `unavailable` when storage cannot answer.
+    public func check(_ query: ReleaseCheckQuery) async throws -> ReleaseVerdict {
+        let current = try await versionCounts(
+            app: query.app, version: query.version, since: query.since, until: query.until)
+        var baseline: VersionCounts?
+        if let version = query.baseline {
+            baseline = try await versionCounts(app: query.app, version: version, since: query.since, until: query.until)
+        }
+        return ReleaseJudge.judge(query, current: current, baseline: baseline)
+    }
+}

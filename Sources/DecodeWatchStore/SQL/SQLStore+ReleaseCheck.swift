@@ -1,0 +1,44 @@
+import DecodeWatchCore
+import Foundation
+
+extension SQLStore {
+    public func versionCounts(app: String, version: String, since: Date, until: Date) async throws -> VersionCounts {
+        let window = WindowBuckets(since: since, until: until, now: Date())
+        let arguments = window.arguments + [.text(app), .text(version)]
+        let (appID, versionID) = (dialect.parameter(7), dialect.parameter(8))
+        let decodeRows = WindowBuckets.rows(
+            of: \.endpointVersionCounts, columns: "endpoint, count",
+            where: " AND app_id = \(appID) AND version = \(versionID)", dialect: dialect)
+        let decodes = SQLStatement(
+            """
+            SELECT endpoint, \(dialect.cappedSum("count")) AS total FROM \(decodeRows) e GROUP BY endpoint
+            """, arguments)
+        // The app's groups are read first and each one's cells of the version found by its key, rather than the
+        // window's cells of every group checked against the app.
+        let versionCells = WindowBuckets.rows(
+            of: \.versions, columns: "r.group_seq, r.count",
+            where: " AND r.group_seq = k.group_seq AND k.app_id = \(appID) AND r.version = \(versionID)",
+            joining: "groups k CROSS JOIN ", dialect: dialect)
+        let fields = SQLStatement(
+            """
+            SELECT g.group_id, g.endpoint, g.path, g.kind, v.total
+            FROM (SELECT group_seq, \(dialect.cappedSum("count")) AS total FROM \(versionCells) c
+                  GROUP BY group_seq HAVING SUM(count) > 0) v
+            JOIN groups g ON g.group_seq = v.group_seq
+            """, arguments)
+        let step = try SQLStep<VersionCounts>.runAll([decodes, fields]) { results in
+            var perEndpoint: [String: Int] = [:]
+            for row in results[0] {
+                let total = try row.count("total")
+                if total > 0 { perEndpoint[try row.text("endpoint")] = total }
+            }
+            let fields = try results[1].map { row in
+                VersionField(
+                    group: try row.text("group_id"), endpoint: try row.text("endpoint"), path: try row.text("path"),
+                    kind: ReportKind(rawValue: try row.text("kind")) ?? .other, count: try row.count("total"))
+            }
+            return .done(VersionCounts(decodes: perEndpoint, fields: fields))
+        }
+        return try await perform(step, access: .read)
+    }
+}
