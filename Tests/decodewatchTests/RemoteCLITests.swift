@@ -58,7 +58,7 @@ struct RemoteCLITests {
     }
 
     @Test(
-        "a collector with read tokens: no token names the token to pass, an unknown one is refused, a valid one reads")
+        "with read tokens: no token names the token to pass, an unknown one is refused, a valid one reads every list")
     func readTokens() async throws {
         try await CLI.withCollector(on: .sqlite) { db, port, session in
             #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
@@ -77,6 +77,12 @@ struct RemoteCLITests {
             let viaEnvironment = try CLI.run(
                 ["fields"] + remote + Self.window, environment: ["DECODEWATCH_TOKEN": token])
             #expect(viaEnvironment.status == 0, "\(viaEnvironment.error)")
+            for list in [["alerts", "list"], ["contracts", "list"]] {
+                #expect(try CLI.run(list + remote).error.contains("needs a read token"), "\(list)")
+                let allowed = try CLI.run(list + ["--token", token] + remote)
+                let local = try CLI.run(list + db)
+                #expect(allowed.status == 0 && allowed.output == local.output, "\(list)")
+            }
             let wrong = try CLI.run(["fields", "--token", "dwr_not-a-token"] + remote + Self.window)
             #expect(wrong.status == 1)
             #expect(wrong.error.contains("refused the read token"), "\(wrong.error)")
