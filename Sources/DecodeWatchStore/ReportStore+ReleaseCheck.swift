@@ -8,10 +8,13 @@ extension ReportStore {
     /// - Throws: ``StoreError`` with code `unavailable` when storage cannot answer.
     public func check(_ query: ReleaseCheckQuery) async throws -> ReleaseVerdict {
         let current = try await versionCounts(
-            app: query.app, version: query.version, since: query.since, until: query.until)
+            app: query.app, version: query.version, environment: query.environment, since: query.since,
+            until: query.until)
         var baseline: VersionCounts?
         if let version = query.baseline {
-            baseline = try await versionCounts(app: query.app, version: version, since: query.since, until: query.until)
+            baseline = try await versionCounts(
+                app: query.app, version: version, environment: query.environment, since: query.since,
+                until: query.until)
         }
         return ReleaseJudge.judge(query, current: current, baseline: baseline)
     }

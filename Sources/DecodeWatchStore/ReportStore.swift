@@ -26,8 +26,11 @@ public protocol ReportStore: Sendable {
 
     /// One app version's decodes per endpoint and reports per group in `[since, until)`, the numbers a release
     /// check judges (docs/api.md#release-check). Decodes stored before they were kept per version are not counted.
+    /// - Parameter environment: only this environment's, or `nil` for every environment's.
     /// - Returns: the counts; empty for an app or version storage does not know.
-    func versionCounts(app: String, version: String, since: Date, until: Date) async throws -> VersionCounts
+    func versionCounts(
+        app: String, version: String, environment: String?, since: Date, until: Date
+    ) async throws -> VersionCounts
 
     /// Marks a group resolved.
     /// - Parameters:

@@ -11,7 +11,9 @@ import Testing
     static let minute = Minute.index(of: now)
 
     static func rows(_ count: Int, group: Int64, bucket: Int64 = minute) -> [InstallRow] {
-        (0..<Int64(count)).map { InstallRow(cell: CellKey(group, bucket), hash: $0 &* 0x5851_F42D_4C95_7F2D) }
+        (0..<Int64(count)).map {
+            InstallRow(cell: CellKey(group, bucket), environment: "production", hash: $0 &* 0x5851_F42D_4C95_7F2D)
+        }
     }
 
     @Test("a full table keeps the rows remembered last and never leaves out a row it was not told of")

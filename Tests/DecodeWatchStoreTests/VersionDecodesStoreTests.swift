@@ -41,7 +41,8 @@ struct VersionDecodesStoreTests {
             #expect(try await fixture.store.fields(query).fields.isEmpty)
 
             let counts = try await fixture.store.versionCounts(
-                app: "com.example.shop", version: "5.3.0", since: Self.day.since, until: Self.day.until)
+                app: "com.example.shop", version: "5.3.0", environment: nil, since: Self.day.since,
+                until: Self.day.until)
             #expect(counts.decodes == ["GET /v2/posts": 400, "GET /v2/users": 100])
             #expect(counts.fields.map(\.count) == [20])
             #expect(counts.fields.map(\.path) == ["$.results[*].title"])
@@ -63,12 +64,13 @@ struct VersionDecodesStoreTests {
                 3, at: RFC3339.string(from: minute), version: "5.3.0", decodes: ["GET /v2/posts": 300])
             // Decodes belong to the batch's receive minute, 30 seconds after the report: the same minute.
             let around = try await fixture.store.versionCounts(
-                app: "com.example.shop", version: "5.3.0", since: minute.addingTimeInterval(-60),
+                app: "com.example.shop", version: "5.3.0", environment: nil, since: minute.addingTimeInterval(-60),
                 until: minute.addingTimeInterval(60))
             #expect(around.decodes == ["GET /v2/posts": 300])
             #expect(around.fields.map(\.count) == [3])
             let before = try await fixture.store.versionCounts(
-                app: "com.example.shop", version: "5.3.0", since: minute.addingTimeInterval(-3600), until: minute)
+                app: "com.example.shop", version: "5.3.0", environment: nil, since: minute.addingTimeInterval(-3600),
+                until: minute)
             #expect(before == VersionCounts.empty)
         }
     }

@@ -13,6 +13,8 @@ public struct BatchAggregate: Sendable {
     public var appID: String
     /// The app version, or `unknown` when the batch did not say.
     public var version: String
+    /// The environment the batch counts in (``ValidatedBatch/environment``).
+    public var environment: String
     /// A 64-bit hash of the install id; the id itself is never stored.
     public var installHash: Int64?
     /// When the collector received the batch.
@@ -43,6 +45,7 @@ public struct BatchAggregate: Sendable {
         self.batchID = batch.batchID
         self.appID = batch.app.id
         self.version = batch.app.version ?? Self.unknownVersion
+        self.environment = batch.environment
         self.installHash = batch.installID.map { id in
             var hash = FNV1a()
             hash.combine(id)

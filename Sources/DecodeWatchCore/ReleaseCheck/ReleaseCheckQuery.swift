@@ -12,6 +12,8 @@ public struct ReleaseCheckQuery: Sendable, Hashable {
     public var version: String
     /// The version it is compared with, if any.
     public var baseline: String?
+    /// Only this environment's reports and decodes, for both versions; `nil` counts every environment.
+    public var environment: String?
     /// Start of the window, inclusive.
     public var since: Date
     /// End of the window, exclusive.
@@ -34,13 +36,14 @@ public struct ReleaseCheckQuery: Sendable, Hashable {
 
     /// Creates a query.
     public init(
-        app: String, version: String, baseline: String? = nil, since: Date, until: Date,
+        app: String, version: String, baseline: String? = nil, environment: String? = nil, since: Date, until: Date,
         maxRate: Decimal = ReleaseCheckQuery.defaultMaxRate, maxRatio: Decimal = ReleaseCheckQuery.defaultMaxRatio,
         minDecodes: Int = ReleaseCheckQuery.defaultMinDecodes
     ) {
         self.app = app
         self.version = version
         self.baseline = baseline
+        self.environment = environment
         self.since = since
         self.until = until
         self.maxRate = maxRate
@@ -67,6 +70,7 @@ public struct ReleaseCheckQuery: Sendable, Hashable {
 
     /// Builds a query from the textual parameters shared by the HTTP API and the CLI.
     /// - Parameters:
+    ///   - environment: an environment name (``EnvironmentName``), or `nil` for every environment.
     ///   - since: RFC 3339 time or a duration back from `now`; default ``defaultSince``. The window ends `now`.
     ///   - maxRate: a percentage (`1%`, `0.5%`) or a fraction below 1 (`0.01`).
     ///   - maxRatio: a positive number (`3`, `1.5`).
@@ -74,8 +78,8 @@ public struct ReleaseCheckQuery: Sendable, Hashable {
     ///   - spelling: how the caller names the parameters, for the messages.
     /// - Throws: ``QueryError`` naming the parameter that is missing or wrong.
     public static func parse(
-        app: String?, version: String?, baseline: String?, since: String?, maxRate: String?, maxRatio: String?,
-        minDecodes: String?, now: Date, spelling: Spelling
+        app: String?, version: String?, baseline: String?, environment: String? = nil, since: String?,
+        maxRate: String?, maxRatio: String?, minDecodes: String?, now: Date, spelling: Spelling
     ) throws(QueryError) -> ReleaseCheckQuery {
         let name = spelling.name
         guard let app, !app.isEmpty else { throw QueryError("\(name("app")) is required: the app id to check.") }
@@ -90,7 +94,10 @@ public struct ReleaseCheckQuery: Sendable, Hashable {
         }
         let window = try FieldsQuery.window(
             since: since ?? defaultSince, until: nil, now: now, names: (name("since"), "now"))
-        var query = ReleaseCheckQuery(app: app, version: version, baseline: baseline, since: window.since, until: now)
+        var query = ReleaseCheckQuery(
+            app: app, version: version, baseline: baseline,
+            environment: try EnvironmentName.filter(environment, field: name("environment")), since: window.since,
+            until: now)
         if let maxRate { query.maxRate = try Self.rate(maxRate, name: name("max_rate")) }
         if let maxRatio {
             guard let ratio = Self.decimal(maxRatio), ratio > 0 else {

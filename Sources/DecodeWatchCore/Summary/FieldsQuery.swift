@@ -14,6 +14,9 @@ public struct FieldsQuery: Sendable, Hashable {
     public var kind: ReportKind?
     /// Only the reports of this app version, with rates over this version's decodes (docs/api.md#breaking-fields).
     public var version: String?
+    /// Only the reports of this environment, with rates over its decodes and first and last seen in it
+    /// (docs/api.md#environments); `nil` counts every environment.
+    public var environment: String?
     /// Start of the window, inclusive.
     public var since: Date
     /// End of the window, exclusive.
@@ -28,13 +31,14 @@ public struct FieldsQuery: Sendable, Hashable {
 
     /// Creates a query.
     public init(
-        app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, version: String? = nil, since: Date,
-        until: Date, limit: Int = FieldsQuery.defaultLimit
+        app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, version: String? = nil,
+        environment: String? = nil, since: Date, until: Date, limit: Int = FieldsQuery.defaultLimit
     ) {
         self.app = app
         self.endpoint = endpoint
         self.kind = kind
         self.version = version
+        self.environment = environment
         self.since = since
         self.until = until
         self.limit = limit
@@ -47,10 +51,11 @@ public struct FieldsQuery: Sendable, Hashable {
     ///   - until: RFC 3339 time or a duration back from `now`; default `now`.
     ///   - endpoint: normalized here too, so a raw endpoint such as `GET /v2/posts/42` works.
     ///   - version: an app version, as batches send it in `app.version`.
+    ///   - environment: an environment name (``EnvironmentName``).
     /// - Throws: ``QueryError`` naming the filter that is wrong.
     public static func parse(
-        app: String?, endpoint: String?, kind: String?, version: String? = nil, since: String?, until: String?,
-        limit: String?, now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
+        app: String?, endpoint: String?, kind: String?, version: String? = nil, environment: String? = nil,
+        since: String?, until: String?, limit: String?, now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
     ) throws(QueryError) -> FieldsQuery {
         let (start, end) = try window(since: since, until: until, now: now)
         let kindValue = try ReportKind.filter(kind, field: "kind")
@@ -65,11 +70,13 @@ public struct FieldsQuery: Sendable, Hashable {
         if let app, app.isEmpty { throw QueryError("app must not be empty.") }
         if let version, version.isEmpty { throw QueryError("version must not be empty.") }
         return FieldsQuery(
-            app: app, endpoint: endpointValue, kind: kindValue, version: version, since: start, until: end,
+            app: app, endpoint: endpointValue, kind: kindValue, version: version,
+            environment: try EnvironmentName.filter(environment, field: "environment"), since: start, until: end,
             limit: count)
     }
 
-    /// Reads a window's edges, as ``parse(app:endpoint:kind:version:since:until:limit:now:normalizer:)`` does.
+    /// Reads a window's edges, as ``parse(app:endpoint:kind:version:environment:since:until:limit:now:normalizer:)``
+    /// does.
     /// - Parameters:
     ///   - since: RFC 3339 time or a duration back from `now`; default 24 hours before the end.
     ///   - until: RFC 3339 time or a duration back from `now`; default `now`.
@@ -119,6 +126,22 @@ extension ReportKind {
             throw QueryError("\(field) '\(text)' is unknown; use one of \(names).")
         }
         return kind
+    }
+}
+
+extension EnvironmentName {
+    /// Reads an environment filter.
+    /// - Parameters:
+    ///   - text: the environment's name, or `nil` for no filter.
+    ///   - field: the filter as the caller wrote it (`environment`, `--environment`), for the message.
+    /// - Returns: the name, or `nil` for no filter.
+    /// - Throws: ``QueryError`` when the name breaks the rule batches follow.
+    public static func filter(_ text: String?, field: String) throws(QueryError) -> String? {
+        guard let text else { return nil }
+        guard isValid(text) else {
+            throw QueryError("\(field) '\(text.prefix(80))' must be \(rule), e.g. production.")
+        }
+        return text
     }
 }
 

@@ -71,6 +71,7 @@ struct BatchDecoder {
         var app = Field<AppFields>.absent
         var sdk = Field<SDKFields>.absent
         var installID = Field<String>.absent
+        var environment = Field<String>.absent
         var decodes = Field<[Result<DecodeCount, FieldProblem>]>.absent
         var reports = Field<[Result<Report, FieldProblem>]>.absent
         var reportCount = 0
@@ -90,6 +91,8 @@ struct BatchDecoder {
                     }
                 } else if scanner.lastKeyIs("install_id"), installID.isAbsent {
                     installID = try readString()
+                } else if scanner.lastKeyIs("environment"), environment.isAbsent {
+                    environment = try readString()
                 } else if scanner.lastKeyIs("decodes"), decodes.isAbsent {
                     decodes = try readArray { reader, index throws(JSONSyntaxError) in try reader.readDecodeCount(index)
                     }
@@ -124,7 +127,8 @@ struct BatchDecoder {
             batch.shapes = reportShapes
             batch.shapeCount = shapes.count
             batch.snippets = reportSnippets
-            batch.fillHeader(sentAt: sentAt, app: app, sdk: sdk, installID: installID, decodes: decodes)
+            batch.fillHeader(
+                sentAt: sentAt, app: app, sdk: sdk, installID: installID, environment: environment, decodes: decodes)
             return batch
         }
     }
@@ -503,7 +507,7 @@ extension IncomingBatch {
     /// Fills the optional header fields; a value of the wrong type is dropped with a warning.
     fileprivate mutating func fillHeader(
         sentAt: Field<String>, app: Field<BatchDecoder.AppFields>, sdk: Field<BatchDecoder.SDKFields>,
-        installID: Field<String>, decodes: Field<[Result<DecodeCount, FieldProblem>]>
+        installID: Field<String>, environment: Field<String>, decodes: Field<[Result<DecodeCount, FieldProblem>]>
     ) {
         func optional(_ field: Field<String>, _ name: String) -> String? {
             if case .wrong(let at, let problem) = field { warnings.append("\(name)\(at): \(problem); dropped") }
@@ -530,6 +534,7 @@ extension IncomingBatch {
         case .absent, .null: break
         }
         self.installID = optional(installID, "install_id")
+        self.environment = optional(environment, "environment")
         switch decodes {
         case .value(let entries): self.decodes = entries
         case .wrong: warnings.append("decodes: expected an array of {endpoint, count}; dropped")

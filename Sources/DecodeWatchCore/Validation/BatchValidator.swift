@@ -90,9 +90,11 @@ public struct BatchValidator: Sendable {
             index += 1
         }
         Self.keepSnippets(of: samples, in: &accepted, from: incoming, body: body)
+        let environment = Self.environment(incoming.environment, warnings: &warnings)
         return ValidatedBatch(
             batchID: incoming.batchID, sentAt: sentAt, receivedAt: receivedAt, app: incoming.app,
-            sdk: incoming.sdk, installID: incoming.installID, decodes: decodes, groupKeys: groups.keys,
+            sdk: incoming.sdk, installID: incoming.installID,
+            environment: environment, decodes: decodes, groupKeys: groups.keys,
             accepted: accepted, samples: samples.map(\.accepted), rejected: rejected, warnings: Self.capped(warnings))
     }
 
@@ -149,6 +151,18 @@ public struct BatchValidator: Sendable {
             batch.sdk = sdk
         }
         cut(&batch.installID, "install_id", IngestLimits.Field.installID)
+    }
+
+    /// The environment a batch counts in: a name that breaks the rule is dropped with a warning, and the batch
+    /// counts as `production`, like one without a name (docs/wire-format.md#environments).
+    private static func environment(_ name: String?, warnings: inout [String]) -> String {
+        guard let name else { return EnvironmentName.production }
+        guard EnvironmentName.isValid(name) else {
+            warnings.append(
+                "environment: '\(name.prefix(80))' is not \(EnvironmentName.rule); counted as production")
+            return EnvironmentName.production
+        }
+        return name
     }
 
     private func check(_ entry: DecodeCount, index: Int) -> Result<EndpointCount, FieldProblem> {

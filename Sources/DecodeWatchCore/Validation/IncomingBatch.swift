@@ -11,6 +11,7 @@ struct IncomingBatch: Equatable {
     var app: AppInfo
     var sdk: SDKInfo?
     var installID: String?
+    var environment: String?
     var decodes: [Result<DecodeCount, FieldProblem>] = []
     var reports: [Result<Report, FieldProblem>] = []
     /// The shape number of each report (``RecentShapes``), `-1` for one that has none; reports of one shape have

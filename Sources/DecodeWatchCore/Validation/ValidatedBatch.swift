@@ -15,6 +15,8 @@ public struct ValidatedBatch: Sendable {
     public var sdk: SDKInfo?
     /// The install id, if sent.
     public var installID: String?
+    /// The environment its reports and decodes count in: as sent, or ``EnvironmentName/production``.
+    public var environment: String
     /// Decode counts with normalized endpoints.
     public var decodes: [EndpointCount]
     /// The keys of the groups the accepted reports belong to, numbered in the order their first report comes.

@@ -277,5 +277,18 @@ extension SchemaMigration {
                     ]),
                 .createIndex("dashboard_sessions_on_expires_at", on: "dashboard_sessions", ["expires_at"]),
             ]),
+        // Environments (docs/wire-format.md#environments): the cells of versions, installs and install sketches and
+        // the decode counts per version are kept per environment too, so that every count can be filtered by one;
+        // a group's first and last report per environment; and alert rules may watch one. What was stored before
+        // counts as `production`, which is where a batch without an environment counts.
+        SchemaMigration(
+            sqlite: "addEnvironments", postgres: (17, "add_environments"),
+            steps: EnvironmentKeyedTable.all.flatMap(\.steps) + [
+                .createTable(
+                    "group_environments",
+                    [.integer("group_seq"), .text("environment"), .integer("first_seen"), .integer("last_seen")],
+                    primaryKey: ["group_seq", "environment"], withoutRowID: true),
+                .addColumn(.text("environment", .nullable), to: "alert_rules"),
+            ]),
     ]
 }

@@ -19,10 +19,15 @@ struct CellWrites {
     func step() throws -> SQLStep<Void> {
         let bucket = rollup.column
         let inserts = IngestStatements.insert(
-            into: rollup.installs, columns: ["group_seq", bucket, "install_hash"],
-            rows: installs.map { [.integer($0.cell.group), .integer($0.cell.bucket), .integer($0.hash)] },
+            into: rollup.installs, columns: ["group_seq", bucket, "environment", "install_hash"],
+            rows: installs.map {
+                [.integer($0.cell.group), .integer($0.cell.bucket), .text($0.environment), .integer($0.hash)]
+            },
             dialect: dialect,
-            then: "ON CONFLICT (group_seq, \(bucket), install_hash) DO NOTHING RETURNING group_seq, \(bucket) AS bucket"
+            then: """
+                ON CONFLICT (group_seq, \(bucket), environment, install_hash) DO NOTHING
+                RETURNING group_seq, \(bucket) AS bucket
+                """
         )
         return try .runAll(inserts) { results in
             var gained: [CellKey: Int64] = [:]

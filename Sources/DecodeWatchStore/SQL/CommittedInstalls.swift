@@ -87,5 +87,7 @@ package final class CommittedInstalls: Sendable {
 /// One install hash of one cell: a row of ``Rollup/installs``.
 struct InstallRow: Hashable, Sendable {
     let cell: CellKey
+    /// The environment of the batch that sent it.
+    let environment: String
     let hash: Int64
 }

@@ -21,14 +21,18 @@ extension FieldsReader {
         }
     }
 
-    /// The distinct install hashes these groups kept in the window, to merge into their sketches.
+    /// The distinct install hashes these groups kept in the window (in the query's environment), to merge into their
+    /// sketches.
     /// - Parameter groups: the groups' `group_seq`.
     private func installHashes(of groups: [Int64]) -> SQLStatement {
-        SQLStatement(
+        var arguments = window.arguments + groups.map(SQLValue.integer)
+        let ofEnvironment = cellFilter(&arguments, version: nil)
+        return SQLStatement(
             """
-            SELECT DISTINCT group_seq, install_hash FROM \(rows(of: \.installs, "group_seq, install_hash")) r
-            WHERE group_seq IN (\(dialect.parameters(from: 7, count: groups.count)))
+            SELECT DISTINCT group_seq, install_hash
+            FROM \(rows(of: \.installs, "group_seq, install_hash, environment")) r
+            WHERE group_seq IN (\(dialect.parameters(from: 7, count: groups.count)))\(ofEnvironment)
             """,
-            window.arguments + groups.map(SQLValue.integer))
+            arguments)
     }
 }

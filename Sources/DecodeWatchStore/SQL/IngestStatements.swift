@@ -18,6 +18,8 @@ struct IngestStatements {
     let groupIDs: [String]
     /// Each resolution's rollup rows, folded and sorted before the transaction: hourly first, then per minute.
     private let rollupRows: [RollupRows]
+    /// Each group's first and last report per environment, by the group's position among ``groupIDs``, sorted.
+    private let environmentRows: [(group: Int, environment: String, first: Date, last: Date)]
     /// The latest report of each group in the commit, and the version of the batch that sent it.
     private let latest: [String: (seen: Date, version: String)]
     /// When the last batch of the commit was received: the time a regression is recorded at.
@@ -107,6 +109,34 @@ struct IngestStatements {
         // in order but for the values within an hour.
         let minutes = RollupRows(of: batches, groups: positions, values: CommitValues(batches))
         rollupRows = [minutes.byHour(), minutes]
+        var seen: [GroupEnvironment: (first: Date, last: Date)] = [:]
+        for batch in batches.indices {
+            for delta in batches[batch].groups.indices {
+                let key = GroupEnvironment(group: positions[batch][delta], environment: batches[batch].environment)
+                let (first, last) = (batches[batch].groups[delta].firstSeen, batches[batch].groups[delta].lastSeen)
+                seen[key] = seen[key].map { (min($0.first, first), max($0.last, last)) } ?? (first, last)
+            }
+        }
+        environmentRows = seen.sorted { $0.key < $1.key }.map {
+            ($0.key.group, $0.key.environment, $0.value.first, $0.value.last)
+        }
+    }
+
+    /// Upserts each group's first and last report per environment, from the `group_seq` the group upserts returned
+    /// for each of ``groupIDs``, in its order.
+    func environments(seqs: [Int64]) -> [SQLStatement] {
+        let table = "group_environments"
+        return Self.insert(
+            into: table, columns: ["group_seq", "environment", "first_seen", "last_seen"],
+            rows: environmentRows.map {
+                [.integer(seqs[$0.group]), .text($0.environment), SQLValue($0.first), SQLValue($0.last)]
+            },
+            dialect: dialect,
+            then: """
+                ON CONFLICT (group_seq, environment) DO UPDATE SET
+                    first_seen = \(dialect.least("\(table).first_seen", "excluded.first_seen")),
+                    last_seen = \(dialect.greatest("\(table).last_seen", "excluded.last_seen"))
+                """)
     }
 
     /// The updates that mark regressed the groups that a report occurring after their resolution
@@ -241,23 +271,37 @@ private struct GroupRow {
 }
 
 /// A rollup row's key: a group (by its position among the commit's sorted ids) or, for decode counts, an
-/// app (and for decode counts per version, an ``AppVersion``); a bucket; and a value (by its position among the commit's sorted values of its kind) or an install
-/// hash. Keys compare as integers, in the order of the ids, buckets and values they stand for.
+/// app (and for decode counts per version, an ``AppVersion``); a bucket; for the cells kept per environment, an
+/// environment; and a value (by its position among the commit's sorted values of its kind) or an install hash.
+/// Keys compare as integers, in the order of the ids, buckets, environments and values they stand for.
 private struct Cell<ID: Comparable & Sendable>: Comparable, Sendable {
     let id: ID
     let bucket: Int64
+    /// The environment's position among the commit's, for the cells kept per environment; 0 for the others.
+    var environment = 0
     var value = 0
     var install: Int64 = 0
 
-    init(_ id: ID, _ bucket: Int64, _ value: Int = 0, install: Int64 = 0) {
+    init(_ id: ID, _ bucket: Int64, environment: Int = 0, _ value: Int = 0, install: Int64 = 0) {
         self.id = id
         self.bucket = bucket
+        self.environment = environment
         self.value = value
         self.install = install
     }
 
     static func < (a: Cell, b: Cell) -> Bool {
-        (a.id, a.bucket, a.value, a.install) < (b.id, b.bucket, b.value, b.install)
+        (a.id, a.bucket, a.environment, a.value, a.install) < (b.id, b.bucket, b.environment, b.value, b.install)
+    }
+}
+
+/// A group (by its position among the commit's sorted ids) and an environment, ordered as the id and name are.
+private struct GroupEnvironment: Hashable, Comparable {
+    let group: Int
+    let environment: String
+
+    static func < (a: GroupEnvironment, b: GroupEnvironment) -> Bool {
+        (a.group, ExactText(a.environment)) < (b.group, ExactText(b.environment))
     }
 }
 
@@ -288,14 +332,16 @@ private struct SortedValues: Sendable {
     subscript(_ value: String) -> Int { positions[ExactText(value)]! }
 }
 
-/// A commit's versions, expected types and endpoints, which the cells of both resolutions name by position.
+/// A commit's versions, environments, expected types and endpoints, which the cells of both resolutions name by position.
 private struct CommitValues: Sendable {
     let versions: SortedValues
+    let environments: SortedValues
     let expected: SortedValues
     let endpoints: SortedValues
 
     init(_ batches: [BatchAggregate]) {
         versions = SortedValues(batches.map(\.version))
+        environments = SortedValues(batches.map(\.environment))
         var expected: [String] = []
         for batch in batches.indices {
             for delta in batches[batch].groups.indices {
@@ -354,13 +400,16 @@ private struct RollupRows: Sendable {
         // Read in place, by index, as in ``IngestStatements/init(_:dialect:)``.
         for batch in batches.indices {
             let version = values.versions[batches[batch].version]
+            let environment = values.environments[batches[batch].environment]
             let install = batches[batch].installHash
             for delta in batches[batch].groups.indices {
                 let id = groups[batch][delta]
                 for entry in batches[batch].groups[delta].counts {
                     counts.append((Cell(id, entry.minute), entry.count))
-                    versions.append((Cell(id, entry.minute, version), entry.count))
-                    if let install { installs.append(Cell(id, entry.minute, install: install)) }
+                    versions.append((Cell(id, entry.minute, environment: environment, version), entry.count))
+                    if let install {
+                        installs.append(Cell(id, entry.minute, environment: environment, install: install))
+                    }
                     if let value = entry.expected {
                         expected.append((Cell(id, entry.minute, values.expected[value]), entry.count))
                     }
@@ -371,7 +420,7 @@ private struct RollupRows: Sendable {
             for entry in batches[batch].decodes where entry.count > 0 {
                 let endpoint = values.endpoints[entry.endpoint]
                 decodes.append((Cell(batches[batch].appID, minute, endpoint), entry.count))
-                versionDecodes.append((Cell(app, minute, endpoint), entry.count))
+                versionDecodes.append((Cell(app, minute, environment: environment, endpoint), entry.count))
             }
         }
         self.init(
@@ -400,11 +449,18 @@ private struct RollupRows: Sendable {
     /// These per-minute rows added up by hour.
     func byHour() -> RollupRows {
         func hourly<ID>(_ rows: [(cell: Cell<ID>, count: Int)]) -> [(cell: Cell<ID>, count: Int)] {
-            rows.map { (Cell($0.cell.id, Minute.hour(of: $0.cell.bucket), $0.cell.value), $0.count) }
+            rows.map {
+                (
+                    Cell($0.cell.id, Minute.hour(of: $0.cell.bucket), environment: $0.cell.environment, $0.cell.value),
+                    $0.count
+                )
+            }
         }
         return RollupRows(
             rollup: .hour, values: values, counts: hourly(counts), versions: hourly(versions),
-            installs: installs.map { Cell($0.id, Minute.hour(of: $0.bucket), install: $0.install) },
+            installs: installs.map {
+                Cell($0.id, Minute.hour(of: $0.bucket), environment: $0.environment, install: $0.install)
+            },
             expected: hourly(expected), decodes: hourly(decodes), versionDecodes: hourly(versionDecodes))
     }
 
@@ -421,16 +477,26 @@ private struct RollupRows: Sendable {
         let cells = CellWrites(
             rollup: rollup, dialect: dialect,
             installs: committed.unknown(
-                installs.map { InstallRow(cell: CellKey(seqs[$0.id], $0.bucket), hash: $0.install) }, in: rollup,
+                installs.map {
+                    InstallRow(
+                        cell: CellKey(seqs[$0.id], $0.bucket), environment: values.environments.values[$0.environment],
+                        hash: $0.install)
+                }, in: rollup,
                 now: now),
             counts: counts.map { (CellKey(seqs[$0.cell.id], $0.cell.bucket), $0.count) })
-        func rows(_ tally: [(cell: Cell<Int>, count: Int)], values: [String]) -> [[SQLValue]] {
-            tally.map {
-                [
-                    .integer(seqs[$0.cell.id]), .integer($0.cell.bucket), .text(values[$0.cell.value]),
-                    .integer(StoredCount.clamp($0.count)),
-                ]
-            }
+        let expectedRows = expected.map {
+            [
+                SQLValue.integer(seqs[$0.cell.id]), .integer($0.cell.bucket),
+                .text(values.expected.values[$0.cell.value]),
+                .integer(StoredCount.clamp($0.count)),
+            ]
+        }
+        let versionRows = versions.map {
+            [
+                SQLValue.integer(seqs[$0.cell.id]), .integer($0.cell.bucket),
+                .text(values.environments.values[$0.cell.environment]), .text(values.versions.values[$0.cell.value]),
+                .integer(StoredCount.clamp($0.count)),
+            ]
         }
         let decodeRows = decodes.map {
             [
@@ -441,22 +507,23 @@ private struct RollupRows: Sendable {
         let versionDecodeRows = versionDecodes.map {
             [
                 SQLValue.text($0.cell.id.app), .text(values.versions.values[$0.cell.id.version]),
-                .text(values.endpoints.values[$0.cell.value]), .integer($0.cell.bucket),
+                .text(values.environments.values[$0.cell.environment]), .text(values.endpoints.values[$0.cell.value]),
+                .integer($0.cell.bucket),
                 .integer(StoredCount.clamp($0.count)),
             ]
         }
         let others =
             IngestStatements.add(
-                into: rollup.versions, columns: ["group_seq", bucket, "version"],
-                rows: rows(versions, values: values.versions.values), dialect: dialect)
+                into: rollup.versions, columns: ["group_seq", bucket, "environment", "version"], rows: versionRows,
+                dialect: dialect)
             + IngestStatements.add(
                 into: rollup.expected, columns: ["group_seq", bucket, "expected"],
-                rows: rows(expected, values: values.expected.values), dialect: dialect)
+                rows: expectedRows, dialect: dialect)
             + IngestStatements.add(
                 into: rollup.endpointCounts, columns: ["app_id", "endpoint", bucket], rows: decodeRows,
                 dialect: dialect)
             + IngestStatements.add(
-                into: rollup.endpointVersionCounts, columns: ["app_id", "version", "endpoint", bucket],
+                into: rollup.endpointVersionCounts, columns: ["app_id", "version", "environment", "endpoint", bucket],
                 rows: versionDecodeRows, dialect: dialect)
         guard rollup == .hour else { return (cells, others) }
         let days = DayCounts.add(

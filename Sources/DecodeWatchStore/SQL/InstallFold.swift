@@ -33,8 +33,8 @@ struct InstallFold {
         try cells.reduce(SQLStep<Void>.done(())) { chain, cell in try chain.then { _ in fold(cell) } }
     }
 
-    /// Reads the cell's sketch and hashes, merges them, deletes the hashes, writes the sketch and sets the cell's
-    /// tally of kept hashes to 0.
+    /// Reads the cell's sketches and hashes, merges them per environment, deletes the hashes, writes the sketches
+    /// and sets the cell's tally of kept hashes to 0.
     ///
     /// The hashes are read and then deleted, not deleted with `RETURNING`: SQLite's `DELETE … RETURNING` took
     /// 2.5–3 ms for a cell's 1,000 rows where the `SELECT` and the plain `DELETE` take 0.4 ms together. Nothing
@@ -44,22 +44,33 @@ struct InstallFold {
         let (column, key) = (rollup.column, [SQLValue.integer(cell.group), .integer(cell.bucket)])
         let ofCell = "group_seq = \(p(1)) AND \(column) = \(p(2))"
         let read = SQLStatement(
-            "SELECT group_seq, sketch FROM \(rollup.installSketches) WHERE \(ofCell)\(dialect.lockingClause)", key)
-        let hashes = SQLStatement("SELECT install_hash FROM \(rollup.installs) WHERE \(ofCell)", key)
+            """
+            SELECT group_seq, environment, sketch FROM \(rollup.installSketches) WHERE \(ofCell)
+            ORDER BY environment\(dialect.lockingClause)
+            """, key)
+        let hashes = SQLStatement("SELECT environment, install_hash FROM \(rollup.installs) WHERE \(ofCell)", key)
         let delete = SQLStatement("DELETE FROM \(rollup.installs) WHERE \(ofCell)", key)
         let reset = SQLStatement("UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(ofCell)", key)
         return .run(read) { stored in
-            let kept = try stored.first.map(HyperLogLog.init(storedIn:)) ?? HyperLogLog()
-            return .run(hashes) { rows in
-                var sketch = kept
-                for row in rows { sketch.add(hash: UInt64(bitPattern: try row.integer("install_hash"))) }
-                let write = SQLStatement(
-                    """
-                    INSERT INTO \(rollup.installSketches) (group_seq, \(column), sketch) VALUES (\(p(1)), \(p(2)), \(p(3)))
-                    ON CONFLICT (group_seq, \(column)) DO UPDATE SET sketch = excluded.sketch
-                    """,
-                    key + [.blob(sketch.bytes)])
-                return try .runAll([delete, write, reset]) { _ in .done(()) }
+            // One sketch per environment of the cell, so that installs can be counted per environment.
+            var kept: [String: HyperLogLog] = [:]
+            for row in stored { kept[try row.text("environment")] = try HyperLogLog(storedIn: row) }
+            return .run(hashes) { [kept] rows in
+                var sketches = kept
+                for row in rows {
+                    sketches[try row.text("environment"), default: HyperLogLog()].add(
+                        hash: UInt64(bitPattern: try row.integer("install_hash")))
+                }
+                let writes = sketches.sorted { $0.key < $1.key }.map { environment, sketch in
+                    SQLStatement(
+                        """
+                        INSERT INTO \(rollup.installSketches) (group_seq, \(column), environment, sketch)
+                        VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)))
+                        ON CONFLICT (group_seq, \(column), environment) DO UPDATE SET sketch = excluded.sketch
+                        """,
+                        key + [.text(environment), .blob(sketch.bytes)])
+                }
+                return try .runAll([delete] + writes + [reset]) { _ in .done(()) }
             }
         }
     }

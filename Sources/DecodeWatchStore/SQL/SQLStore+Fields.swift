@@ -73,7 +73,7 @@ struct FieldsReader {
     func ranking(_ slice: GroupSlice) -> SQLStatement {
         var arguments = window.arguments
         let totals =
-            versionTotals(&arguments, where: slice.condition(on: "group_seq"))
+            cellTotals(&arguments, version: query.version, where: slice.condition(on: "group_seq"))
             ?? window.totals(dialect: dialect, slice: slice)
         let filters = self.filters(&arguments)
         arguments.append(.integer(Int64(query.limit)))
@@ -99,19 +99,29 @@ struct FieldsReader {
             """
         arguments += ids.map(SQLValue.text)
         let totals =
-            versionTotals(&arguments, where: among)
+            cellTotals(&arguments, version: query.version, where: among)
                 ?? """
                 (SELECT group_seq, \(dialect.cappedSum("count")) AS total
                 FROM \(rows(of: \.groupCounts, "group_seq, count", where: among)) c
                 GROUP BY group_seq)
                 """
         let filters = self.filters(&arguments)
+        // With an environment filter, first and last seen are the group's in that environment.
+        var (seen, joined) = ("g.first_seen, g.last_seen", "")
+        if let environment = query.environment {
+            arguments.append(.text(environment))
+            seen = "e.first_seen, e.last_seen"
+            joined = """
+                 JOIN group_environments e
+                    ON e.group_seq = g.group_seq AND e.environment = \(dialect.parameter(arguments.count))
+                """
+        }
         return SQLStatement(
             """
-            SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen,
+            SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, \(seen),
                    g.sample_snippet, g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at,
                    g.regressed_version, h.total
-            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq\(joined)
             WHERE 1 = 1\(filters)
             ORDER BY h.total DESC, g.group_id ASC
             """,
@@ -126,6 +136,10 @@ struct FieldsReader {
     ///   - slice: the part of the groups to list.
     func index(version: String?, slice: GroupSlice) -> SQLStatement {
         var arguments = window.arguments
+        let totals =
+            cellTotals(&arguments, version: nil, where: slice.condition(on: "group_seq"))
+            ?? window.totals(dialect: dialect, slice: slice)
+        let decodes = decodeRows(&arguments, version: nil, columns: "app_id, endpoint, count")
         var filters = self.filters(&arguments)
         if let version {
             arguments.append(.text(version))
@@ -139,10 +153,10 @@ struct FieldsReader {
             """
             SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
                    g.regressed_version, h.total, d.total AS decodes
-            FROM \(window.totals(dialect: dialect, slice: slice)) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
             LEFT JOIN (
                 SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.endpointCounts, "app_id, endpoint, count")) e
+                FROM \(decodes) e
                 GROUP BY app_id, endpoint
             ) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
             WHERE 1 = 1\(filters)
@@ -150,18 +164,48 @@ struct FieldsReader {
             arguments)
     }
 
-    /// With a version filter, a subquery of each group's reports of that version in the window, `group_seq, total`,
-    /// binding the version after `arguments`; `nil` without one.
-    /// - Parameter condition: a further condition on the version cells, after `AND`.
-    private func versionTotals(_ arguments: inout [SQLValue], where condition: String) -> String? {
-        guard let version = query.version else { return nil }
-        arguments.append(.text(version))
-        let ofVersion = " AND version = \(dialect.parameter(arguments.count))\(condition)"
+    /// With a version or an environment filter, a subquery of each group's reports of that version and environment
+    /// in the window, `group_seq, total`, binding their values after `arguments`; `nil` without either.
+    /// - Parameters:
+    ///   - version: the version filter to apply, if any.
+    ///   - condition: a further condition on the version cells, after `AND`.
+    private func cellTotals(_ arguments: inout [SQLValue], version: String?, where condition: String) -> String? {
+        guard version != nil || query.environment != nil else { return nil }
+        let ofCells = cellFilter(&arguments, version: version) + condition
         return """
             (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.versions, "group_seq, count", where: ofVersion)) v
+            FROM \(rows(of: \.versions, "group_seq, count", where: ofCells)) v
             GROUP BY group_seq HAVING SUM(count) > 0)
             """
+    }
+
+    /// The conditions, after `AND`, that keep the cells of the query's environment and of `version`, binding their
+    /// values after `arguments`; empty without either.
+    /// - Parameter prefix: what names the cell table in the condition, e.g. `r.`.
+    func cellFilter(_ arguments: inout [SQLValue], version: String?, prefix: String = "") -> String {
+        var condition = ""
+        for (column, value) in [("environment", query.environment), ("version", version)] {
+            guard let value else { continue }
+            arguments.append(.text(value))
+            condition += " AND \(prefix)\(column) = \(dialect.parameter(arguments.count))"
+        }
+        return condition
+    }
+
+    /// The window's decode counts as a subquery: per version and environment when either filter applies, binding
+    /// their values after `arguments`, otherwise from the decode counts of every version.
+    /// - Parameters:
+    ///   - version: the version filter to apply, if any.
+    ///   - columns: the columns to read.
+    ///   - condition: a further condition, after `AND`.
+    ///   - joining: what each branch reads first (``WindowBuckets/rows(of:columns:where:joining:dialect:)``).
+    private func decodeRows(
+        _ arguments: inout [SQLValue], version: String?, columns: String, where condition: String = "",
+        joining: String = ""
+    ) -> String {
+        let filter = cellFilter(&arguments, version: version, prefix: "r.")
+        let table = filter.isEmpty ? \Rollup.endpointCounts : \.endpointVersionCounts
+        return rows(of: table, columns, where: condition + filter, joining: joining)
     }
 
     /// The query's filters on the `groups` row `g`, binding their values after `arguments`.
@@ -175,8 +219,8 @@ struct FieldsReader {
         return filters
     }
 
-    /// Decodes of these endpoints in the window, the denominators of their groups' rates: with a version filter,
-    /// that version's decodes only.
+    /// Decodes of these endpoints in the window, the denominators of their groups' rates: with a version or an
+    /// environment filter, that version's and environment's decodes only.
     ///
     /// Only the page's endpoints are summed, each endpoint's rows found by its key: all endpoints of the page's
     /// apps took twice as long, most of it sorting rows no rate needs, and the window's rows of every endpoint
@@ -184,18 +228,14 @@ struct FieldsReader {
     func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
         let pairs = endpoints.indices.map { "(\(dialect.parameter(7 + 2 * $0)), \(dialect.parameter(8 + 2 * $0)))" }
         let page = "(VALUES \(pairs.joined(separator: ", "))) p CROSS JOIN "
-        var keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
+        let keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
         var arguments = window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] }
-        var table = \Rollup.endpointCounts
-        if let version = query.version {
-            arguments.append(.text(version))
-            keyed += " AND r.version = \(dialect.parameter(arguments.count))"
-            table = \.endpointVersionCounts
-        }
+        let decodes = decodeRows(
+            &arguments, version: query.version, columns: "r.app_id, r.endpoint, r.count", where: keyed, joining: page)
         return SQLStatement(
             """
             SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: table, "r.app_id, r.endpoint, r.count", where: keyed, joining: page)) e
+            FROM \(decodes) e
             GROUP BY app_id, endpoint
             """,
             arguments)
@@ -211,35 +251,43 @@ struct FieldsReader {
         .sorted { ($0.app, $0.endpoint) < ($1.app, $1.endpoint) }
         let pageOf = "group_seq IN (\(dialect.parameters(from: 7, count: seqs.count)))"
         let page = window.arguments + seqs.map(SQLValue.integer)
-        func sums(_ table: KeyPath<Rollup, String>, _ column: String, only value: String? = nil) -> SQLStatement {
-            let only = value.map { _ in " AND \(column) = \(dialect.parameter(page.count + 1))" } ?? ""
-            return SQLStatement(
+        // The versions, installs and sketches of the query's environment (and version) only.
+        var (cells, ofCells) = (page, "")
+        ofCells = cellFilter(&cells, version: query.version)
+        var (environmentCells, ofEnvironment) = (page, "")
+        ofEnvironment = cellFilter(&environmentCells, version: nil)
+        func sums(_ table: KeyPath<Rollup, String>, _ column: String, filtered: Bool) -> SQLStatement {
+            SQLStatement(
                 """
                 SELECT group_seq, \(column) AS value, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: table, "group_seq, \(column), count")) r
-                WHERE \(pageOf)\(only)
+                FROM \(rows(of: table, "group_seq, \(column), count\(filtered ? ", environment" : "")")) r
+                WHERE \(pageOf)\(filtered ? ofCells : "")
                 GROUP BY group_seq, \(column)
                 """,
-                page + (value.map { [SQLValue.text($0)] } ?? []))
+                filtered ? cells : page)
         }
         return WindowFacts(
             query: query, groups: groups,
             statements: [
-                // With a version filter, the entry counts that version's reports only.
-                sums(\.versions, "version", only: query.version),
-                sums(\.expected, "expected"),
+                // With a version or an environment filter, the entry counts their reports only.
+                sums(\.versions, "version", filtered: true),
+                // Expected types are the group's in every environment: they describe the app's model.
+                sums(\.expected, "expected", filtered: false),
                 SQLStatement(
                     """
                     SELECT group_seq, COUNT(DISTINCT install_hash) AS installs
-                    FROM \(rows(of: \.installs, "group_seq, install_hash")) r
-                    WHERE \(pageOf)
+                    FROM \(rows(of: \.installs, "group_seq, install_hash, environment")) r
+                    WHERE \(pageOf)\(ofEnvironment)
                     GROUP BY group_seq
                     """,
-                    page),
+                    environmentCells),
                 decodes(of: endpoints),
                 SQLStatement(
-                    "SELECT group_seq, sketch FROM \(rows(of: \.installSketches, "group_seq, sketch")) r WHERE \(pageOf)",
-                    page),
+                    """
+                    SELECT group_seq, sketch FROM \(rows(of: \.installSketches, "group_seq, sketch, environment")) r
+                    WHERE \(pageOf)\(ofEnvironment)
+                    """,
+                    environmentCells),
             ])
     }
 }

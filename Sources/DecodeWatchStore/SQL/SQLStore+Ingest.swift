@@ -37,7 +37,9 @@ extension SQLStore {
                     guard let seq = seqOfID[id] else { throw StoreError.groupConflict(id) }
                     return seq
                 }
-                return try .runAll(try statements.regressions(Array(results.joined()))) { _ in
+                let followUps =
+                    try statements.regressions(Array(results.joined())) + statements.environments(seqs: seqs)
+                return try .runAll(followUps) { _ in
                     try statements.rollups(seqs: seqs, leavingOut: committed, now: now).then { written in
                         .done((outcomes, written))
                     }

@@ -2,13 +2,16 @@ import DecodeWatchCore
 import Foundation
 
 extension SQLStore {
-    public func versionCounts(app: String, version: String, since: Date, until: Date) async throws -> VersionCounts {
+    public func versionCounts(
+        app: String, version: String, environment: String?, since: Date, until: Date
+    ) async throws -> VersionCounts {
         let window = WindowBuckets(since: since, until: until, now: Date())
-        let arguments = window.arguments + [.text(app), .text(version)]
+        let arguments = window.arguments + [.text(app), .text(version)] + (environment.map { [.text($0)] } ?? [])
         let (appID, versionID) = (dialect.parameter(7), dialect.parameter(8))
+        let inEnvironment = environment == nil ? "" : " AND r.environment = \(dialect.parameter(9))"
         let decodeRows = WindowBuckets.rows(
             of: \.endpointVersionCounts, columns: "endpoint, count",
-            where: " AND app_id = \(appID) AND version = \(versionID)", dialect: dialect)
+            where: " AND app_id = \(appID) AND version = \(versionID)\(inEnvironment)", dialect: dialect)
         let decodes = SQLStatement(
             """
             SELECT endpoint, \(dialect.cappedSum("count")) AS total FROM \(decodeRows) e GROUP BY endpoint
@@ -17,7 +20,8 @@ extension SQLStore {
         // window's cells of every group checked against the app.
         let versionCells = WindowBuckets.rows(
             of: \.versions, columns: "r.group_seq, r.count",
-            where: " AND r.group_seq = k.group_seq AND k.app_id = \(appID) AND r.version = \(versionID)",
+            where:
+                " AND r.group_seq = k.group_seq AND k.app_id = \(appID) AND r.version = \(versionID)\(inEnvironment)",
             joining: "groups k CROSS JOIN ", dialect: dialect)
         let fields = SQLStatement(
             """

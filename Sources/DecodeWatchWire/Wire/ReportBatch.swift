@@ -15,6 +15,8 @@ public struct ReportBatch: Codable, Sendable, Hashable {
     public var sdk: SDKInfo?
     /// Opaque per-install id, used only to count distinct installs.
     public var installID: String?
+    /// Where the app runs (``EnvironmentName``); `nil` counts as `production`.
+    public var environment: String?
     /// How many responses of each endpoint were decoded in the batch period, failed or not.
     public var decodes: [DecodeCount]
     /// The failures.
@@ -23,13 +25,14 @@ public struct ReportBatch: Codable, Sendable, Hashable {
     /// Creates a batch.
     public init(
         batchID: String, sentAt: Date? = nil, app: AppInfo, sdk: SDKInfo? = nil, installID: String? = nil,
-        decodes: [DecodeCount] = [], reports: [Report]
+        environment: String? = nil, decodes: [DecodeCount] = [], reports: [Report]
     ) {
         self.batchID = batchID
         self.sentAt = sentAt
         self.app = app
         self.sdk = sdk
         self.installID = installID
+        self.environment = environment
         self.decodes = decodes
         self.reports = reports
     }
@@ -38,7 +41,7 @@ public struct ReportBatch: Codable, Sendable, Hashable {
         case batchID = "batch_id"
         case sentAt = "sent_at"
         case installID = "install_id"
-        case app, sdk, decodes, reports
+        case app, sdk, environment, decodes, reports
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +57,7 @@ public struct ReportBatch: Codable, Sendable, Hashable {
         self.app = try container.decode(AppInfo.self, forKey: .app)
         self.sdk = try container.decodeIfPresent(SDKInfo.self, forKey: .sdk)
         self.installID = try container.decodeIfPresent(String.self, forKey: .installID)
+        self.environment = try container.decodeIfPresent(String.self, forKey: .environment)
         self.decodes = try container.decodeIfPresent([DecodeCount].self, forKey: .decodes) ?? []
         self.reports = try container.decode([Report].self, forKey: .reports)
     }
@@ -65,6 +69,7 @@ public struct ReportBatch: Codable, Sendable, Hashable {
         try container.encode(app, forKey: .app)
         try container.encodeIfPresent(sdk, forKey: .sdk)
         try container.encodeIfPresent(installID, forKey: .installID)
+        try container.encodeIfPresent(environment, forKey: .environment)
         if !decodes.isEmpty { try container.encode(decodes, forKey: .decodes) }
         try container.encode(reports, forKey: .reports)
     }
