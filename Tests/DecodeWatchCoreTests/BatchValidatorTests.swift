@@ -75,6 +75,31 @@ struct BatchValidatorTests {
         #expect(result.rejected.first?.error.hasPrefix(message) == true, "\(result.rejected.first?.error ?? "")")
     }
 
+    @Test(
+        "an environment is kept as sent; absent, it is production; a bad one is dropped with a warning and counts as production",
+        arguments: [
+            (#","environment":"testflight""#, "testflight", nil),
+            (#","environment":"Staging-2.eu_1""#, "Staging-2.eu_1", nil),
+            ("", "production", nil),
+            (#","environment":"App Store""#, "production", "environment: 'App Store' is not 1–64 characters"),
+            (#","environment":"""#, "production", "environment: '' is not 1–64 characters"),
+            (#","environment":"\#(String(repeating: "a", count: 65))""#, "production", "is not 1–64 characters"),
+            (#","environment":"débug""#, "production", "environment: 'débug' is not"),
+            (#","environment":7"#, "production", "environment: expected a string"),
+        ] as [(String, String, String?)])
+    func environment(extra: String, counted: String, warning: String?) throws {
+        let report = #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":["id"],"kind":"keyNotFound"}"#
+        let result = try validate(batch(report, extra: extra))
+        #expect(result.environment == counted)
+        #expect(result.accepted.count == 1)
+        if let warning {
+            #expect(result.warnings.count == 1)
+            #expect(result.warnings.first?.contains(warning) == true, "\(result.warnings)")
+        } else {
+            #expect(result.warnings.isEmpty)
+        }
+    }
+
     @Test("an endpoint repeated in a batch normalizes alike every time, a bad one is rejected at each index")
     func repeatedEndpoints() throws {
         func report(_ endpoint: String, _ field: String) -> String {

@@ -45,6 +45,23 @@ import Testing
         #expect(await reporter.spooledBatchIDs().isEmpty)
     }
 
+    @Test("batches name the environment: debug in a debug build by default, and the configured one when set")
+    func environment() async throws {
+        let receiver = try TestReceiver()
+        let byDefault = TestReporter.make(collector: receiver.url)
+        let configured = TestReporter.make(collector: receiver.url) { $0.environment = "testflight" }
+        byDefault.record(failure())
+        await byDefault.flush()
+        configured.record(failure())
+        await configured.flush()
+        let requests = try await receiver.waitForRequests(2)
+        let sent = try requests.map {
+            try JSONSerialization.jsonObject(with: try Zlib.decompress($0.body)) as? [String: Any]
+        }
+        // Tests build in the debug configuration.
+        #expect(sent.map { $0?["environment"] as? String } == ["debug", "testflight"])
+    }
+
     @Test("no Authorization header is sent without an ingest key, and an empty buffer sends nothing")
     func noKey() async throws {
         let receiver = try TestReceiver()

@@ -224,7 +224,8 @@ public final class Reporter: Sendable {
         return chunks.enumerated().compactMap { offset, chunk in
             let batch = ReportBatch(
                 batchID: UUID().uuidString.lowercased(), sentAt: now, app: configuration.app, sdk: .decodeWatch,
-                installID: installID, decodes: offset == 0 ? decodes : [], reports: chunk)
+                installID: installID, environment: configuration.environment, decodes: offset == 0 ? decodes : [],
+                reports: chunk)
             return try? PendingBatch(batch)
         }
     }

@@ -23,6 +23,11 @@ public struct ReporterConfiguration: Sendable {
     /// An opaque per-install id (`install_id`). When `nil` and a spool directory is set, one is
     /// made up once and kept in the spool directory.
     public var installID: String?
+    /// Where the app runs (`environment` in every batch): `production`, `staging`, `testflight`, … (1–64 characters
+    /// of `A–Z a–z 0–9 . _ -`, docs/wire-format.md#environments). The collector counts each environment apart and
+    /// filters by it, so debug runs and TestFlight do not mix with the App Store's numbers. Default:
+    /// ``defaultEnvironment``.
+    public var environment: String
     /// The kill switch: when `false`, nothing is captured, counted or sent.
     public var isEnabled: Bool
     /// The share of responses whose failures and decodes are recorded, from 0 to 1.
@@ -67,6 +72,7 @@ public struct ReporterConfiguration: Sendable {
     ///   - app: the app that decodes.
     ///   - ingestKey: the app's ingest key (`decodewatch keys create --app A`), if the collector requires one.
     ///   - installID: an opaque per-install id; made up and kept in the spool directory when `nil`.
+    ///   - environment: where the app runs; `debug` in DEBUG builds and `production` otherwise by default.
     ///   - isEnabled: the kill switch.
     ///   - sampleRate: the share of responses recorded, 0…1.
     ///   - flushInterval: seconds between flushes of ``Reporter/run()``.
@@ -81,7 +87,8 @@ public struct ReporterConfiguration: Sendable {
     ///   - assertOnFailure: assert on every captured failure in DEBUG builds.
     ///   - onEvent: an observer of background work.
     public init(
-        collectorURL: URL, app: AppInfo, ingestKey: String? = nil, installID: String? = nil, isEnabled: Bool = true,
+        collectorURL: URL, app: AppInfo, ingestKey: String? = nil, installID: String? = nil,
+        environment: String = ReporterConfiguration.defaultEnvironment, isEnabled: Bool = true,
         sampleRate: Double = 1, flushInterval: TimeInterval = 60, maxReportsPerBatch: Int = 200,
         maxBufferedReports: Int = 1000, spoolDirectory: URL? = ReporterConfiguration.defaultSpoolDirectory,
         maxSpooledBatches: Int = 50, maxSpoolBytes: Int = 2 << 20, retry: RetryPolicy = RetryPolicy(),
@@ -92,6 +99,7 @@ public struct ReporterConfiguration: Sendable {
         self.app = app
         self.ingestKey = ingestKey
         self.installID = installID
+        self.environment = environment
         self.isEnabled = isEnabled
         self.sampleRate = sampleRate
         self.flushInterval = flushInterval
@@ -105,6 +113,16 @@ public struct ReporterConfiguration: Sendable {
         self.redactor = redactor
         self.assertOnFailure = assertOnFailure
         self.onEvent = onEvent
+    }
+
+    /// `debug` when the SDK is built for debugging (Xcode builds packages in the app's configuration, so a Debug
+    /// build of the app), `production` otherwise. Set ``environment`` for TestFlight or staging builds.
+    public static var defaultEnvironment: String {
+        #if DEBUG
+            EnvironmentName.debug
+        #else
+            EnvironmentName.production
+        #endif
     }
 
     /// `<Caches>/DecodeWatch/spool`, a directory the system may purge but that survives launches.

@@ -18,6 +18,7 @@ struct CheckController<Context: RequestContext>: Sendable {
         let parameters = FormValues(query: request)
         let query = try ReleaseCheckQuery.parse(
             app: parameters["app"], version: parameters["version"], baseline: parameters["baseline"],
+            environment: parameters["environment"],
             since: parameters["since"], maxRate: parameters["max_rate"], maxRatio: parameters["max_ratio"],
             minDecodes: parameters["min_decodes"], now: Date(), spelling: .query)
         return try Response.json(try await store.check(query))

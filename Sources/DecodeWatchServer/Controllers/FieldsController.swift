@@ -38,7 +38,8 @@ struct FieldsController<Context: RequestContext>: Sendable {
     private func fieldsQuery(_ parameters: FormValues, now: Date) throws -> FieldsQuery {
         try FieldsQuery.parse(
             app: parameters["app"], endpoint: parameters["endpoint"], kind: parameters["kind"],
-            version: parameters["version"], since: parameters["since"], until: parameters["until"],
+            version: parameters["version"], environment: parameters["environment"], since: parameters["since"],
+            until: parameters["until"],
             limit: parameters["limit"], now: now,
             normalizer: normalizer)
     }

@@ -22,6 +22,8 @@ extension DecodeWatchCommand {
         @Option(help: "The app version to judge, as batches send it in app.version (required).") var version: String?
         @Option(help: "A version to compare with: a field then fails only at --max-ratio times its rate there.")
         var baseline: String?
+        @Option(help: "Only this environment's reports and decodes, for both versions (production, testflight, …).")
+        var environment: String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
         var since: String?
         @Option(help: "A field fails from this rate: 1%, 0.5% or a fraction such as 0.01. Default: 1%.")
@@ -59,7 +61,8 @@ extension DecodeWatchCommand {
                 verdict = try await collector.get(
                     ReleaseVerdict.self, "/v1/check",
                     query: [
-                        "app": app, "version": version, "baseline": baseline, "since": since, "max_rate": maxRate,
+                        "app": app, "version": version, "baseline": baseline, "environment": environment,
+                        "since": since, "max_rate": maxRate,
                         "max_ratio": maxRatio, "min_decodes": minDecodes,
                     ])
             }
@@ -75,7 +78,8 @@ extension DecodeWatchCommand {
         private func query(now: Date) throws -> ReleaseCheckQuery {
             do {
                 return try ReleaseCheckQuery.parse(
-                    app: app, version: version, baseline: baseline, since: since, maxRate: maxRate,
+                    app: app, version: version, baseline: baseline, environment: environment, since: since,
+                    maxRate: maxRate,
                     maxRatio: maxRatio, minDecodes: minDecodes, now: now, spelling: .flags)
             } catch {
                 throw ValidationError(error.message)

@@ -19,6 +19,8 @@ extension DecodeWatchCommand {
         @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
             String?
         @Option(help: "Only this app version's reports, with rates over its own decodes.") var version: String?
+        @Option(help: "Only this environment's reports (production, staging, debug, …), with rates over its decodes.")
+        var environment: String?
         @Option(help: "Only this verdict: \(DriftVerdict.allCases.map(\.rawValue).joined(separator: ", ")).")
         var verdict: String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
@@ -32,7 +34,8 @@ extension DecodeWatchCommand {
             let verdictValue: DriftVerdict?
             do {
                 query = try FieldsQuery.parse(
-                    app: app, endpoint: endpoint, kind: kind, version: version, since: since, until: until,
+                    app: app, endpoint: endpoint, kind: kind, version: version, environment: environment, since: since,
+                    until: until,
                     limit: String(limit),
                     now: Date())
                 verdictValue = try DriftVerdict.parse(verdict)
@@ -48,7 +51,8 @@ extension DecodeWatchCommand {
                 report = try await collector.get(
                     DriftReport.self, "/v1/drift",
                     query: [
-                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "verdict": verdict,
+                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "environment": environment,
+                        "verdict": verdict,
                         "since": since, "until": until, "limit": String(limit),
                     ])
             }

@@ -19,6 +19,8 @@ extension DecodeWatchCommand {
         @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
             String?
         @Option(help: "Only this app version's reports, with rates over its own decodes.") var version: String?
+        @Option(help: "Only this environment's reports (production, staging, debug, …), with rates over its decodes.")
+        var environment: String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
         var since: String?
         @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
@@ -29,7 +31,8 @@ extension DecodeWatchCommand {
             let query: FieldsQuery
             do {
                 query = try FieldsQuery.parse(
-                    app: app, endpoint: endpoint, kind: kind, version: version, since: since, until: until,
+                    app: app, endpoint: endpoint, kind: kind, version: version, environment: environment, since: since,
+                    until: until,
                     limit: String(limit),
                     now: Date())
             } catch {
@@ -45,7 +48,8 @@ extension DecodeWatchCommand {
                 summary = try await collector.get(
                     FieldsSummary.self, "/v1/fields",
                     query: [
-                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "since": since,
+                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "environment": environment,
+                        "since": since,
                         "until": until, "limit": String(limit),
                     ])
             }
