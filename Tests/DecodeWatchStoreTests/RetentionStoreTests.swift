@@ -62,6 +62,7 @@ struct RetentionStoreTests {
             // Groups seen only before the horizon are gone; a recent one keeps its first sighting.
             #expect(try await fixture.database.count("groups") == 2)
             #expect(try await fixture.database.count("group_status_events") == 0)
+            #expect(try await fixture.database.count("group_environments") == 2)
             // Batch ids go too: the same old batch sent again is stored as new.
             #expect(try await fixture.database.count("batches") == 1)
             #expect(

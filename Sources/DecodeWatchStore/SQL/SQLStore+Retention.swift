@@ -10,7 +10,8 @@ extension SQLStore {
             let rows = results.reduce(0) { $0 + $1.count }
             return .run(expiredGroupsDelete(before: horizon, limit: limit)) { groups in
                 let ids = try groups.map { try $0.text("group_id") }
-                return try .runAll(historyDeletes(of: ids)) { history in
+                let seqs = try groups.map { try $0.integer("group_seq") }
+                return try .runAll(historyDeletes(of: ids, seqs: seqs)) { history in
                     .done(rows + groups.count + history.reduce(0) { $0 + $1.count })
                 }
             }
@@ -57,21 +58,32 @@ extension SQLStore {
                 WHERE g.last_seen < \(first)
                     AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_seq = g.group_seq)
                 ORDER BY g.group_id LIMIT \(cap)\(dialect.lockingClause)
-            ) RETURNING group_id
+            ) RETURNING group_id, group_seq
             """, [SQLValue(horizon), .integer(Int64(limit))])
     }
 
-    /// Deletes the decisions (mutes, history) of the groups just deleted, each statement returning a row per row
-    /// it deleted. After the groups, so a group that stays keeps them.
-    private func historyDeletes(of groups: [String]) -> [SQLStatement] {
+    /// Deletes the decisions (mutes, history) and the first and last seen per environment of the groups just
+    /// deleted, each statement returning a row per row it deleted. After the groups, so a group that stays keeps
+    /// them.
+    /// - Parameters:
+    ///   - groups: the deleted groups' ids.
+    ///   - seqs: their `group_seq`.
+    private func historyDeletes(of groups: [String], seqs: [Int64]) -> [SQLStatement] {
         guard !groups.isEmpty else { return [] }
-        return ["group_status_events", "group_actions"].map { table in
+        let byID = ["group_status_events", "group_actions"].map { table in
             SQLStatement(
                 """
                 DELETE FROM \(table) WHERE group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
                 RETURNING 1 AS deleted
                 """, groups.map(SQLValue.text))
         }
+        return byID + [
+            SQLStatement(
+                """
+                DELETE FROM group_environments WHERE group_seq IN (\(dialect.parameters(from: 1, count: seqs.count)))
+                RETURNING 1 AS deleted
+                """, seqs.map(SQLValue.integer))
+        ]
     }
 
     /// The deletes of one step of a rollup's cells before a bucket, each returning a row per row it deleted: up to
