@@ -20,7 +20,7 @@ struct CellKeyMigrationTests {
         since: RFC3339.date(from: "2026-11-21T09:00:00Z")!, until: RFC3339.date(from: "2026-11-21T10:00:00Z")!)
 
     @Test(
-        "a database from before integer cell keys keeps every group's counts, versions, expected types and installs, drops cells of no group, and takes new reports into the same groups",
+        "a database from before integer cell keys keeps every group's counts, versions, expected types and installs, in production, drops cells of no group, and takes new reports into the same groups",
         arguments: StoreBackend.allCases)
     func upgradeKeepsCells(backend: StoreBackend) async throws {
         let database = try await FreshDatabase.create(backend)
@@ -50,6 +50,15 @@ struct CellKeyMigrationTests {
         #expect(first.sample.message == "kept sample")
         #expect(fields.last?.count == 3)
         #expect(try await fixture.database.count("group_hours") == 2, "the cell of no group is gone")
+        // Environments came later still: what was stored before them counts as production.
+        var production = window
+        production.environment = "production"
+        let inProduction = try await fixture.store.fields(production).fields
+        #expect(inProduction.map(\.count) == [5, 3])
+        #expect(inProduction.map(\.installs) == [2, 1])
+        #expect(inProduction.first?.versions == ["5.2.0": 4, "5.1.0": 1])
+        production.environment = "staging"
+        #expect(try await fixture.store.fields(production).fields.isEmpty)
 
         // A new report of the first group adds to its migrated cells.
         #expect(try await fixture.send(2) == .stored)

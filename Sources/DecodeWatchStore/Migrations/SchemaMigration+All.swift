@@ -288,6 +288,11 @@ extension SchemaMigration {
                     "group_environments",
                     [.integer("group_seq"), .text("environment"), .integer("first_seen"), .integer("last_seen")],
                     primaryKey: ["group_seq", "environment"], withoutRowID: true),
+                .sql(
+                    """
+                    INSERT INTO group_environments (group_seq, environment, first_seen, last_seen)
+                    SELECT group_seq, 'production', first_seen, last_seen FROM groups
+                    """),
                 .addColumn(.text("environment", .nullable), to: "alert_rules"),
             ]),
     ]
