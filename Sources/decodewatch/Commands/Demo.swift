@@ -51,12 +51,15 @@ extension DecodeWatchCommand {
                             collectorURL: URL(string: "http://127.0.0.1:\(port)")!,
                             app: AppInfo(id: "com.example.shop", version: version, platform: "iOS"),
                             installID: "demo-install-\(index)",
+                            // One tester's build in staging, to filter by on the dashboard; the app store's in
+                            // production (the demo may run from a debug build, which would say `debug`).
+                            environment: index == 2 ? "staging" : EnvironmentName.production,
                             spoolDirectory: folder.appendingPathComponent("spool-\(index)")))
                     decode(reporter)
                     let pending = reporter.pendingReports().count
                     await reporter.flush()
                     print(
-                        "install \(index) (app \(version)): \(pending) distinct failures captured, "
+                        "install \(index) (app \(version), \(reporter.configuration.environment)): \(pending) distinct failures captured, "
                             + "\(reporter.statistics.sentBatches) batch uploaded")
                 }
                 for (index, version) in ["5.1.0", "5.2.0", "5.2.0"].enumerated() {
