@@ -20,7 +20,7 @@ installs=${3:-500}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 # Enough distinct batches for a full rate of 4,000 batches/s and a half rate of 2,000 (the fastest full rate seen on
-# realistic batches was 1,056, on a faster host): a batch sent twice is a duplicate, which the collector answers
+# realistic batches was 1,056): a batch sent twice is a duplicate, which the collector answers
 # without storing, and `outcomes` below fails the run when one was.
 count=$((seconds * 4000))
 later=$((seconds * 2000))

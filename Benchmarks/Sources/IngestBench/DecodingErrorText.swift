@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Messages and snippets as a Swift app's decoding failures print them, shared by the endpoints' failure shapes.
 enum DecodingErrorText {
     /// The message of `keyNotFound` for `key`.

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// One way a response fails to decode: the coding path, the kind, the expected type, and how the message and the
 /// snippet of the offending JSON vary from one report to the next.
 struct FailureShape: Sendable {

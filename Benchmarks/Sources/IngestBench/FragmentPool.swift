@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// 6,000 reports drawn once per seed, which batches then pick from, as `realistic_batches.py` does: writing a
 /// report is the slow part, and 6,000 keep batches varied while letting a large run be written quickly.
 struct FragmentPool: Sendable {

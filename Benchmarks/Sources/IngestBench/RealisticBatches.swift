@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Writes batches shaped like a real app's, with the distributions of `realistic_batches.py`, the workload
@@ -8,7 +9,7 @@ import Foundation
 /// endpoints whose raw URLs need normalizing and whose paths need templating, ten failure shapes each (30 groups);
 /// decode counts per raw endpoint. Deterministic for a seed and the time `now`.
 struct RealisticBatches: Sendable {
-    /// App versions with their builds and weights.
+    /// App versions with their builds, weighed by `cumulativeVersionWeights`.
     static let versions = [("5.2.0", "5204"), ("5.1.3", "5131"), ("5.3.0", "5300")]
     /// Running sums of the versions' weights 0.6, 0.3, 0.1.
     static let cumulativeVersionWeights = [0.6, 0.9, 1.0]

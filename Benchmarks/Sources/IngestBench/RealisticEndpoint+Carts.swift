@@ -4,7 +4,7 @@ extension RealisticEndpoint {
     /// `POST /v2/carts/{id}/items`, sent with a 24-hex cart id and a trailing slash.
     static let carts = RealisticEndpoint(
         raw: { "POST /v2/carts/\(hex($0.bits(32), 8))\(hex($0.bits(64), 16))/items/" },
-        normalized: "POST /v2/carts/{id}/items", type: "CartResponse",
+        type: "CartResponse",
         shapes: [
             FailureShape(
                 path: [.key("cart"), .key("items"), .index, .key("quantity")], kind: "typeMismatch", expected: "Int",

@@ -4,7 +4,7 @@ extension RealisticEndpoint {
     /// `GET /v1/orders/{id}`, sent as a full URL with a UUID in either case.
     static let orders = RealisticEndpoint(
         raw: { "GET https://api.example.com/v1/orders/\($0.uuid(uppercase: $0.unit() < 0.5))" },
-        normalized: "GET /v1/orders/{id}", type: "Order",
+        type: "Order",
         shapes: [
             FailureShape(
                 path: [.key("order"), .key("status")], kind: "unknownValue", expected: "OrderStatus",

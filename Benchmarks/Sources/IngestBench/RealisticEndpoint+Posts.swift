@@ -4,7 +4,7 @@ extension RealisticEndpoint {
     /// `GET /v2/users/{id}/posts`, sent with a numeric user id and a page query.
     static let posts = RealisticEndpoint(
         raw: { "GET /v2/users/\($0.int(1..<10_000_000))/posts?page=\($0.int(1..<30))" },
-        normalized: "GET /v2/users/{id}/posts", type: "PostsPage",
+        type: "PostsPage",
         shapes: [
             FailureShape(
                 path: [.key("results"), .index, .key("title")], kind: "keyNotFound", expected: "String",

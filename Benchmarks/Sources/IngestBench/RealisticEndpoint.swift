@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// One endpoint of the realistic workload: how its raw URLs look, the Swift type decoded from it, and its ten
@@ -5,8 +6,6 @@ import Foundation
 struct RealisticEndpoint: Sendable {
     /// Writes one raw endpoint as an app sends it, with fresh ids in path and query.
     var raw: @Sendable (inout SplitMix64) -> String
-    /// The endpoint as the collector normalizes it (docs/wire-format.md), for reference.
-    var normalized: String
     /// The Swift type the app decodes.
     var type: String
     /// The ways its responses fail to decode.

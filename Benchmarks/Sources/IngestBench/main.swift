@@ -8,13 +8,16 @@ let usage = """
             the CPU limit: inflate + validate + fold + redact DIR's first 2,000 batches in a loop, one core
     """
 
+/// Prints the usage on standard error and exits with status 2.
+func exitWithUsage() -> Never {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "generate":
-    guard let options = GenerateArguments(arguments.dropFirst(2)) else {
-        print(usage)
-        exit(2)
-    }
+    guard let options = GenerateArguments(arguments.dropFirst(2)) else { exitWithUsage() }
     let folder = URL(fileURLWithPath: options.folder)
     let bodies: @Sendable (Range<Int>) throws -> [Data]
     if options.light {
@@ -26,12 +29,8 @@ case "generate":
     }
     print(try await BatchFiles.write(count: options.count, to: folder, bodies: bodies))
 case "cpu" where arguments.count == 4:
-    guard let seconds = Int(arguments[3]) else {
-        print(usage)
-        exit(2)
-    }
+    guard let seconds = Int(arguments[3]) else { exitWithUsage() }
     print(try cpuLoop(folder: URL(fileURLWithPath: arguments[2]), seconds: seconds))
 default:
-    print(usage)
-    exit(2)
+    exitWithUsage()
 }

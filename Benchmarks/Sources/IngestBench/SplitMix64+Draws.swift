@@ -1,30 +1,6 @@
-/// A small seeded random number generator (SplitMix64), so that a seed always writes the same batches.
-///
-/// Foundation's generator cannot be seeded, and byte-equality with Python's Mersenne Twister is not needed: the
-/// workload only has to follow the same distributions as `realistic_batches.py`.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import BenchmarkSupport
 
-    /// A generator whose stream depends only on `label`, as Python's `random.Random("label")` does.
-    /// - Parameter label: any text; it is hashed with FNV-1a into the starting state.
-    init(label: String) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in label.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        state = hash
-    }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
-
+/// Draws in the manner of Python's `random`, which `realistic_batches.py` uses, so that the port reads like it.
 extension SplitMix64 {
     /// A uniform integer in `range`, like Python's `randrange(lower, upper)`.
     mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
