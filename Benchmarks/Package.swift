@@ -11,9 +11,11 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(path: "..")],
     targets: [
+        .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "IngestBench",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchZlib", package: root),
             ]
@@ -36,6 +38,7 @@ let package = Package(
         .executableTarget(
             name: "QueryBench",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchStore", package: root),
                 .product(name: "DecodeWatchStorePostgres", package: root),

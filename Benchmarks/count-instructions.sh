@@ -4,7 +4,8 @@
 # turns counting on and off at every entry to and exit from a function the pattern matches, so the pattern must match
 # one function and nothing it calls or contains.) Unlike time, the count does not move with
 # this machine's speed, so two builds can be compared in one run each; it does not see cache misses or the
-# cost of atomic reference counting, so confirm a change with compare-ingest.sh too.
+# cost of atomic reference counting, so confirm a change with compare-ingest.sh too. It counts on 2,000 realistic
+# batches (`IngestBench generate`); counts recorded before 2026-11-29 were taken on the light shape (`--light`).
 # Needs Debian's valgrind.
 # Usage: Benchmarks/count-instructions.sh [INGESTBENCH_BINARY] [seconds]
 set -euo pipefail

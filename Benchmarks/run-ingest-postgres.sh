@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, the same way
-# as run-ingest.sh measures SQLite: distinct deflate batches of 100 reports, default serve flags
+# as run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from `IngestBench generate`
+# (the distributions of shared/bench/realistic_batches.py, about 6 KB deflate each), default serve flags
 # (logging included), a 202 only after the commit. PostgreSQL runs with its durable defaults (fsync and
 # synchronous_commit on). Needs Debian's postgresql, nginx and wrk; run as root or as a user that may
 # run PostgreSQL's initdb. Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]

@@ -8,11 +8,11 @@
 # 3. after the storm: one client sends one new batch every 0.5 s for 5 s: the time to each 202;
 # 4. memory: a new collector's RSS once started, at half the capacity offered at a fixed rate for `soak` seconds,
 #    then 10 s after, with its anonymous and file-backed parts (/proc/PID/status).
-# The batches come from realistic_batches.py (6 KB deflate, 100 reports); a batch is never sent twice to one database
-# unless the run outlasts the batches written (the duplicates are counted).
-# Needs wrk, curl and python3.
+# The batches come from `IngestBench generate` (the distributions of shared/bench/realistic_batches.py: 6 KB deflate,
+# 100 reports); a batch is never sent twice to one database unless the run outlasts the batches written (the
+# duplicates are counted).
+# Needs wrk and curl.
 # Usage: Benchmarks/run-overload.sh [capacity-seconds] [soak-seconds] [storm-connections] [binary]
-#   REALISTIC_BATCHES=path/to/realistic_batches.py   the batch writer (default: shared/bench/ beside the repository)
 #   BATCHES=DIR   batches written by an earlier run (cap/, storm/, after/), to skip writing them again
 #   REFERENCE=path/to/decodewatch   another build measured the same way first, in the same run
 set -euo pipefail
@@ -21,7 +21,6 @@ seconds=${1:-10}
 soak=${2:-240}
 storm=${3:-1024}
 binary=${4:-../.build/release/decodewatch}
-writer=${REALISTIC_BATCHES:-$(cd ../.. && pwd)/shared/bench/realistic_batches.py}
 port=18090
 url=http://127.0.0.1:$port
 work=$(mktemp -d)
@@ -34,8 +33,9 @@ capCount=$((seconds * 1500))
 stormCount=$((soak * 560 > 48000 ? soak * 560 : 48000))
 batches=${BATCHES:-$work/batches}
 write() { # DIR COUNT SEED
-    [ -f "$1/$(printf %06d $(($2 - 1))).bin" ] || python3 "$writer" "$1" "$2" --seed "$3" >/dev/null
+    [ -f "$1/$(printf %06d $(($2 - 1))).bin" ] || .build/release/IngestBench generate "$1" "$2" --seed "$3" >/dev/null
 }
+swift build -c release --product IngestBench >/dev/null
 if [ "$binary" = ../.build/release/decodewatch ]; then
     swift build -c release --package-path .. --product decodewatch >/dev/null
 fi

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import DecodeWatchCore
 import DecodeWatchStore
 import DecodeWatchStorePostgres
@@ -50,16 +51,8 @@ let reportTarget = settings.reports
 let groupCount = settings.groups
 let runs = settings.runs
 
-/// SplitMix64: the same data on every run.
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The draws this benchmark makes, from a generator seeded the same on every run.
+extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
@@ -76,7 +69,7 @@ let endpointCount = 50
 
 /// The entries, their counts summing to `reportTarget`: heavier groups fail more often and in bigger counts.
 func makeEntries() -> [Entry] {
-    var random = Random(state: 9)
+    var random = SplitMix64(seed: 9)
     let weights = (0..<groupCount).map { _ in 1 + random.below(20) * random.below(20) }
     var entries: [Entry] = []
     entries.reserveCapacity(groupCount * 160)
@@ -107,7 +100,7 @@ func makeEntries() -> [Entry] {
 }
 
 /// Builds the validated batches of one app: 1,000 entries each, in time order, each from one install.
-func batches(of entries: [Entry], app: String, now: Date, random: inout Random) throws -> [BatchAggregate] {
+func batches(of entries: [Entry], app: String, now: Date, random: inout SplitMix64) throws -> [BatchAggregate] {
     let validator = BatchValidator()
     var result: [BatchAggregate] = []
     for start in stride(from: 0, to: entries.count, by: 1000) {
@@ -154,7 +147,7 @@ func seed(_ store: some ReportStore, name: String) async throws {
     let now = Date()
     let start = clock.now
     let entries = makeEntries()
-    var random = Random(state: 17)
+    var random = SplitMix64(seed: 17)
     var written = 0
     for (appIndex, app) in apps.enumerated() {
         let ofApp = entries.filter { Int($0.group) % apps.count == appIndex }.sorted { $0.ago > $1.ago }
