@@ -44,11 +44,12 @@ final class StoreFixture: Sendable {
         endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
         version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
         snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
-        to store: (any CollectorStore)? = nil
+        environment: String? = nil, to store: (any CollectorStore)? = nil
     ) async throws -> IngestOutcome {
         let batch = try Self.batch(
             count, at: time, path: path, paths: paths, endpoint: endpoint, kind: kind, expected: expected,
-            version: version, install: install, app: app, snippet: snippet, batchID: batchID, decodes: decodes)
+            version: version, install: install, app: app, snippet: snippet, batchID: batchID, decodes: decodes,
+            environment: environment)
         return try await (store ?? self.store).ingest(batch)
     }
 
@@ -58,7 +59,8 @@ final class StoreFixture: Sendable {
         paths: [[Any]]? = nil,
         endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
         version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
-        snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:]
+        snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
+        environment: String? = nil
     ) throws -> BatchAggregate {
         let reports = (paths ?? [path]).map { path in
             var report: [String: Any] = [
@@ -75,6 +77,7 @@ final class StoreFixture: Sendable {
             "decodes": decodes.map { ["endpoint": $0.key, "count": $0.value] },
         ]
         body["install_id"] = install
+        body["environment"] = environment
         let data = try JSONSerialization.data(withJSONObject: body)
         let batch = try BatchValidator().validate(data, receivedAt: RFC3339.date(from: time)!.addingTimeInterval(30))
         return BatchAggregate(batch, redactor: Redactor())
