@@ -24,16 +24,21 @@ public struct PendingAlert: Sendable, Hashable {
 extension AlertStore {
     /// Matches rules against the groups failing in their windows.
     ///
-    /// Reads every distinct window in one pass (``alertCandidates(windows:until:now:)``) and matches in
-    /// memory (``AlertMatcher``), so the cost grows with neither rules nor windows but with failing groups.
+    /// Reads every distinct window in one pass (``alertCandidates(windows:environment:until:now:)``), one pass per
+    /// environment that rules watch (and one for the rules of every environment), and matches in memory
+    /// (``AlertMatcher``), so the cost grows with neither rules nor windows but with failing groups.
     /// - Parameters:
     ///   - rules: the rules.
     ///   - now: the end of every window.
     /// - Returns: one entry per rule that some group fires, in the order of `rules`.
     public func pendingAlerts(for rules: [AlertRule], now: Date) async throws -> [PendingAlert] {
-        let candidates = try await alertCandidates(windows: Set(rules.map(\.window)).sorted(), until: now, now: now)
+        var candidates: [String?: [TimeInterval: [AlertCandidate]]] = [:]
+        for (environment, watching) in Dictionary(grouping: rules, by: \.environment) {
+            candidates[environment] = try await alertCandidates(
+                windows: Set(watching.map(\.window)).sorted(), environment: environment, until: now, now: now)
+        }
         return rules.compactMap { rule in
-            let groups = AlertMatcher.matches(rule, in: candidates[rule.window] ?? [])
+            let groups = AlertMatcher.matches(rule, in: candidates[rule.environment]?[rule.window] ?? [])
             guard !groups.isEmpty else { return nil }
             return PendingAlert(rule: rule, since: now.addingTimeInterval(-rule.window), until: now, groups: groups)
         }
@@ -54,7 +59,8 @@ extension AlertStore {
             rule: pending.rule.id, groups: pending.groups, token: token, now: pending.until, cooldown: cooldown)
         guard !claimed.isEmpty else { return nil }
         let listed = Array(claimed.prefix(Alert.listed))
-        let summaries = try await fields(ofGroups: listed, since: pending.since, until: pending.until)
+        let summaries = try await fields(
+            ofGroups: listed, environment: pending.rule.environment, since: pending.since, until: pending.until)
         let byGroup = Dictionary(summaries.map { ($0.group, $0) }) { a, _ in a }
         let statuses = Dictionary(pending.groups.map { ($0.group, $0.status) }) { a, _ in a }
         let fields = listed.compactMap { id -> AlertField? in

@@ -29,9 +29,10 @@ public protocol AlertStore: GroupActionStore {
     /// All windows are read in one pass over the rollups.
     /// - Parameters:
     ///   - windows: the windows' lengths.
+    ///   - environment: count only this environment's failures and decodes, or every environment's for `nil`.
     ///   - now: the time decisions (mutes) are evaluated at.
     /// - Returns: the candidates of each window, by its length.
-    func alertCandidates(windows: [TimeInterval], until: Date, now: Date) async throws
+    func alertCandidates(windows: [TimeInterval], environment: String?, until: Date, now: Date) async throws
         -> [TimeInterval: [AlertCandidate]]
 
     /// Claims the right to alert about groups for a rule.

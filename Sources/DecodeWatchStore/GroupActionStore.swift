@@ -43,6 +43,14 @@ public protocol GroupActionStore: DigestStore {
     /// Failures of a group per app version in a window, with the first and last hour each version reported it.
     func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures]
 
+    /// Failures of a group per environment in a window, with the first and last report it ever had in each
+    /// (docs/wire-format.md#environments): every environment it reported in, those quiet in the window at 0.
+    /// - Returns: most failures first, then by name.
+    func environmentBreakdown(group: String, since: Date, until: Date) async throws -> [EnvironmentFailures]
+
+    /// Every environment some group has reported in, sorted by name: what the dashboard offers to filter by.
+    func environments() async throws -> [String]
+
     /// What is stored about one group whatever the window: its key, lifecycle and latest sample.
     /// - Returns: `nil` when no group has that id.
     func storedGroup(_ group: String) async throws -> StoredGroup?
@@ -213,18 +221,40 @@ public struct VersionFailures: Sendable, Hashable {
     }
 }
 
+/// A group's failures in one environment (``GroupActionStore/environmentBreakdown(group:since:until:)``).
+public struct EnvironmentFailures: Sendable, Hashable {
+    /// The environment's name.
+    public var environment: String
+    /// Failures in the window.
+    public var count: Int
+    /// The group's first report in this environment, ever.
+    public var firstSeen: Date
+    /// The group's last report in this environment, ever.
+    public var lastSeen: Date
+
+    /// Creates an entry.
+    public init(environment: String, count: Int, firstSeen: Date, lastSeen: Date) {
+        self.environment = environment
+        self.count = count
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+    }
+}
+
 extension GroupActionStore {
     /// The digest of a period without muted groups in its new, regressed and growing lists, so that a mute
     /// silences the digest as it silences the dashboard; totals still count every failure.
     /// - Parameters:
     ///   - period: the period.
     ///   - app: only this app, or every app.
+    ///   - environment: only this environment, or every environment.
     ///   - rule: the growth rule.
     ///   - now: the time of the run; mutes are evaluated at it.
     public func digestWithoutMuted(
-        for period: DigestPeriod, app: String? = nil, rule: GrowthRule = .standard, now: Date
+        for period: DigestPeriod, app: String? = nil, environment: String? = nil, rule: GrowthRule = .standard,
+        now: Date
     ) async throws -> Digest {
-        var digest = try await digest(for: period, app: app, rule: rule, now: now)
+        var digest = try await digest(for: period, app: app, environment: environment, rule: rule, now: now)
         let listed = Set((digest.new + digest.regressed + digest.growing).map(\.group))
         guard !listed.isEmpty else { return digest }
         let muted = Set(try await actionStates(groups: listed.sorted(), now: now).filter(\.value.isMuted).keys)

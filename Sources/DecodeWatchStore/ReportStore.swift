@@ -21,8 +21,10 @@ public protocol ReportStore: Sendable {
 
     /// The summary (docs/api.md#breaking-fields) of some groups in `[since, until)`, most failures first: it reads only
     /// those groups' rollup rows, so one group's page costs the same however many groups fail.
+    /// - Parameter environment: only this environment's reports, installs and decodes, or every environment's.
     /// - Returns: an entry per group with failures in the window.
-    func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary]
+    func fields(ofGroups groups: [String], environment: String?, since: Date, until: Date) async throws
+        -> [FieldSummary]
 
     /// One app version's decodes per endpoint and reports per group in `[since, until)`, the numbers a release
     /// check judges (docs/api.md#release-check). Decodes stored before they were kept per version are not counted.
@@ -51,6 +53,12 @@ public protocol ReportStore: Sendable {
 extension ReportStore {
     /// Nothing to free.
     public func releaseMemory() async {}
+
+    /// The summary of some groups in every environment
+    /// (``fields(ofGroups:environment:since:until:)``).
+    public func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
+        try await fields(ofGroups: groups, environment: nil, since: since, until: until)
+    }
 
     /// Stores one batch in its own transaction.
     /// - Returns: whether it was stored or had been stored before.

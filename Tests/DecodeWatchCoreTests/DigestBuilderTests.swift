@@ -117,12 +117,30 @@ import Testing
         #expect(try DigestJSONRenderer.decode(Data(text.utf8)) == digest)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["app"] is NSNull)
+        #expect(object["environment"] is NSNull)
         #expect(
             Set(object.keys) == [
-                "version", "app", "generated_at", "period", "previous_period", "growth_rule", "totals", "new",
-                "regressed",
-                "growing", "fading", "endpoints",
+                "version", "app", "environment", "generated_at", "period", "previous_period", "growth_rule", "totals",
+                "new", "regressed", "growing", "fading", "endpoints",
             ])
+    }
+
+    @Test("a digest of one environment names it in the Markdown and HTML headings and in its JSON")
+    func environmentNamed() throws {
+        var input = Self.input(Self.specs)
+        input.app = "com.example.shop"
+        input.environment = "staging"
+        let digest = DigestBuilder.build(input, generatedAt: Self.now)
+        #expect(
+            DigestMarkdownRenderer.render(digest).hasPrefix(
+                "# DecodeWatch digest for com.example.shop, staging environment\n"))
+        #expect(
+            DigestHTMLRenderer.render(digest).contains(
+                "<h1>DecodeWatch digest for com.example.shop, staging environment</h1>"))
+        let json = Data(DigestJSONRenderer.render(digest).utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["environment"] as? String == "staging")
+        #expect(try DigestJSONRenderer.decode(json) == digest)
     }
 
     @Test("Markdown names every section, the regressing version and the rule; Slack style has no # headings")

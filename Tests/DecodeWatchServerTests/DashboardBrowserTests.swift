@@ -147,7 +147,7 @@ struct DashboardBrowserTests {
             return
         }
         try await TestCollector.run { collector in
-            try await DashboardTests.seed(collector)
+            try await DashboardTests.seedStaging(collector)
             // A path as long as real apps' nested models make, and an endpoint with ids and a query.
             let deep: [Any] = [
                 "data", "orders", 3, "fulfillments", 0, "shipments", 12, "trackingEvents", 4, "location", "address",
@@ -160,7 +160,8 @@ struct DashboardBrowserTests {
             let base = collector.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             let pages = [
                 "list=\(base)/", "filtered=\(base)/?kind=keyNotFound", "group=\(base)/groups/\(title)",
-                "login=\(base)/login",
+                "login=\(base)/login", "environment=\(base)/?environment=staging",
+                "group-environment=\(base)/groups/\(title)?environment=staging",
             ]
             let script = Self.packageRoot.appendingPathComponent("scripts/check-layout.py").path
             let output = try Browser.run(
@@ -178,7 +179,7 @@ struct DashboardBrowserTests {
             let measures = try output.split(separator: "\n").map {
                 try JSONDecoder().decode(Measure.self, from: Data($0.utf8))
             }
-            #expect(measures.count == 12, "\(output)")
+            #expect(measures.count == 18, "\(output)")
             for measure in measures {
                 #expect(
                     measure.scroll_width <= measure.client_width,
@@ -210,7 +211,7 @@ struct DashboardBrowserTests {
         }
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         try await TestCollector.run { collector in
-            try await DashboardTests.seed(collector)
+            try await DashboardTests.seedStaging(collector)
             try await SuggestionTests.seed(collector)
             let title = DashboardTests.group("$.results[*].title")
             let client = DashboardClient(collector.baseURL)
@@ -219,6 +220,8 @@ struct DashboardBrowserTests {
                 ("list", "/"), ("list-empty", "/?status=resolved"), ("list-error", "/?kind=nonsense"),
                 ("group", "/groups/\(title)"), ("group-backend-report", "/groups/\(SuggestionTests.likes)"),
                 ("login", "/login"), ("missing", "/groups/0123456789abcdef"),
+                ("list-environment", "/?environment=staging"), ("list-bad-environment", "/?environment=no+spaces"),
+                ("group-environment", "/groups/\(title)?environment=staging"),
             ]
             for (name, path) in pages {
                 let file = Self.artifacts.appendingPathComponent("\(name).html")

@@ -6,7 +6,8 @@ import Testing
 /// The dashboard over HTTP: rows, tabs, filters, actions, sign-in, cookies and CSRF.
 @Suite("Dashboard pages")
 struct DashboardTests {
-    /// Two groups of one app: titles (5 failures, 5.2.0) and prices (2 failures, 5.1.0), with decodes.
+    /// Two groups of one app: titles (5 failures, 5.2.0, in production) and prices (2 failures, 5.1.0, in
+    /// staging), with decodes.
     static func seed(_ collector: TestCollector) async throws {
         let decodes: [[String: Any]] = [["endpoint": "GET /v2/posts", "count": 200]]
         _ = try await collector.ingest(
@@ -15,7 +16,7 @@ struct DashboardTests {
                 reports: [Batches.report(count: 5, snippet: "{\"id\":\"pos_2\",\"owner\":\"ann@example.com\"}")]))
         _ = try await collector.ingest(
             Batches.batch(
-                version: "5.1.0",
+                version: "5.1.0", environment: "staging",
                 reports: [
                     Batches.report(
                         endpoint: "GET /v2/products", path: ["items", 0, "price"], kind: "typeMismatch", count: 2)
@@ -231,6 +232,76 @@ struct DashboardTests {
             let cookie = try #require(signed.setCookies.first { $0.hasPrefix("dw_session=") })
             #expect(!cookie.contains("Secure"))
             #expect(try await client.send("GET", "/").status == 200)
+        }
+    }
+
+    /// ``seed`` (titles in production, prices in staging) and 3 title failures in staging over 10 decodes.
+    static func seedStaging(_ collector: TestCollector) async throws {
+        try await seed(collector)
+        _ = try await collector.ingest(
+            Batches.batch(
+                decodes: [["endpoint": "GET /v2/posts", "count": 10]], environment: "staging",
+                reports: [Batches.report(count: 3)]))
+    }
+
+    @Test("the environment filter lists one environment's counts and rates, offers the known ones and stays in links")
+    func environmentFilter() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seedStaging(collector)
+            let client = DashboardClient(collector.baseURL)
+            let title = Self.group("$.results[*].title")
+            func rows(_ html: String) -> Int { html.components(separatedBy: "<tr data-group=").count - 1 }
+
+            let staging = try await client.send("GET", "/?environment=staging")
+            #expect(staging.status == 200)
+            #expect(rows(staging.text) == 2)
+            #expect(staging.text.contains("<td class=\"num\" data-count>3</td>"))
+            #expect(staging.text.contains("30%"))  // 3 failures in staging's 10 decodes
+            #expect(!staging.text.contains("data-count>5<"))
+            #expect(
+                staging.text.contains(
+                    "<select name=\"environment\"><option value=\"\">All environments</option>"
+                        + "<option value=\"production\">production</option>"
+                        + "<option value=\"staging\" selected>staging</option></select>"))
+            #expect(staging.text.contains("href=\"/groups/\(title)?environment=staging\""))
+            #expect(staging.text.contains("environment=staging\" data-tab=\"new\""))
+
+            let production = try await client.send("GET", "/?environment=production&window=7d")
+            #expect(rows(production.text) == 1)
+            #expect(production.text.contains("<td class=\"num\" data-count>5</td>"))
+            #expect(production.text.contains("href=\"/groups/\(title)?window=7d&amp;environment=production\""))
+
+            let every = try await client.send("GET", "/")
+            #expect(every.text.contains("<td class=\"num\" data-count>8</td>"))
+            #expect(every.text.contains("<option value=\"\" selected>All environments</option>"))
+
+            let bad = try await client.send("GET", "/?environment=no+spaces")
+            #expect(bad.status == 400)
+            #expect(bad.text.contains("environment &#39;no spaces&#39; must be 1–64 characters"))
+        }
+    }
+
+    @Test("the group page lists each environment's failures in the window, first and last seen, and links back")
+    func groupEnvironments() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seedStaging(collector)
+            let title = Self.group("$.results[*].title")
+            let page = try await DashboardClient(collector.baseURL).send(
+                "GET", "/groups/\(title)?environment=staging")
+            #expect(page.status == 200)
+            let html = page.text
+            let section = try #require(
+                html.range(of: "id=\"environments-h\"").map { String(html[$0.upperBound...].prefix(2_000)) })
+            let production = try #require(
+                section.range(
+                    of: "<tr data-environment=\"production\"><td><code>production</code></td><td class=\"num\">5</td>"))
+            let staging = try #require(
+                section.range(
+                    of: "<tr data-environment=\"staging\" aria-current=\"true\"><td><code>staging</code></td>"
+                        + "<td class=\"num\">3</td>"))
+            #expect(production.lowerBound < staging.lowerBound, "most failures first")
+            #expect(html.contains("<a href=\"/?environment=staging\">← All breaking fields</a>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"environment\" value=\"staging\">"))
         }
     }
 

@@ -93,9 +93,11 @@ struct AlertStoreTests {
             try await fixture.send(6, at: "2026-11-21T09:00:00Z", path: ["five"])
             try await fixture.send(7, at: "2026-11-21T09:04:59Z", path: ["hour"], version: "6.0.0")
             let windows: [TimeInterval] = [300, 600, 3600, 86_400]
-            let together = try await fixture.store.alertCandidates(windows: windows, until: Self.now, now: Self.now)
+            let together = try await fixture.store.alertCandidates(
+                windows: windows, environment: nil, until: Self.now, now: Self.now)
             for window in windows {
-                let alone = try await fixture.store.alertCandidates(windows: [window], until: Self.now, now: Self.now)
+                let alone = try await fixture.store.alertCandidates(
+                    windows: [window], environment: nil, until: Self.now, now: Self.now)
                 #expect(together[window] == alone[window], "window \(window)")
             }
             #expect(together[300]?.map(\.count) == [7, 6])

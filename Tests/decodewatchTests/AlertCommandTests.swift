@@ -18,6 +18,7 @@ struct AlertCommandTests {
             (["--when", "count-above:many"], "must be a whole number"),
             (["--when", "sometimes"], "is unknown; use new, regressed, count-above:N or rate-above:P"),
             (["--when", "new", "--kind", "oops"], "--kind 'oops' is unknown"),
+            (["--when", "new", "--environment", "no spaces"], "--environment 'no spaces' must be 1–64 characters"),
         ])
     func refusals(arguments: [String], problem: String) throws {
         let folder = try CLI.temporaryFolder()
@@ -49,16 +50,18 @@ struct AlertCommandTests {
             [
                 "alerts", "add", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when", "count-above:50",
                 "--over",
-                "1h", "--webhook", webhook, "--format", "json",
+                "1h", "--webhook", webhook, "--format", "json", "--environment", "staging",
             ] + database)
         #expect(added.status == 0, "\(added.error)")
         let id = try #require(added.output.split(separator: " ").first { $0.hasPrefix("rule_") }.map(String.init))
 
         let table = try CLI.run(["alerts", "list"] + database).output
         #expect(table.contains(id) && table.contains("count-above:50") && table.contains("GET /v2/posts/{id}"))
+        #expect(table.contains("GET /v2/posts/{id} in staging"))
         let json = try CLI.run(["alerts", "list", "--format", "json"] + database).output
         let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         #expect(rules.first?["webhook"] as? String == "http://127.0.0.1:\(receiver.port)/…")
+        #expect(rules.first?["environment"] as? String == "staging")
         #expect(!table.contains("secret-token-123") && !json.contains("secret-token-123"))
 
         let sent = try CLI.run(["alerts", "test", id] + database)
@@ -66,6 +69,7 @@ struct AlertCommandTests {
         #expect(sent.output.contains("Sent a sample alert") && !sent.output.contains("secret-token-123"))
         let body = try #require(try JSONSerialization.jsonObject(with: receiver.requests[0].body) as? [String: Any])
         #expect(body["test"] as? Bool == true)
+        #expect((body["rule"] as? [String: Any])?["environment"] as? String == "staging")
         #expect(try AlertSchema.validate(receiver.requests[0].body) == "valid")
 
         #expect(try CLI.run(["alerts", "remove", id] + database).status == 0)

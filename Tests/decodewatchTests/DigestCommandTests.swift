@@ -11,6 +11,7 @@ import Testing
         #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--since", "10m"]) }
         #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--format", "pdf"]) }
         #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--auto-resolve-after", "soon"]) }
+        #expect(throws: (any Error).self) { try DecodeWatchCommand.Digest.parse(["--environment", "qa/eu"]) }
         let command = try DecodeWatchCommand.Digest.parse([
             "--since", "7d", "--format", "html", "--app", "com.example.shop",
         ])

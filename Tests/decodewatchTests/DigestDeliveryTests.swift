@@ -47,6 +47,40 @@ import Testing
         #expect(receiver.requests.count == 1)
     }
 
+    @Test("digests of two environments for one period and webhook are each delivered once, with their own counts")
+    func environmentsDeliveredApart() async throws {
+        let fixture = try DigestFixture()
+        try await fixture.send(6, at: "2026-11-03T05:00:00Z", path: ["title"])
+        try await fixture.send(4, at: "2026-11-03T06:00:00Z", path: ["title"], environment: "staging")
+        let receiver = try LocalHTTPReceiver()
+        defer { receiver.stop() }
+        var deliveries: [DigestJob.Delivery?] = []
+        for environment in ["staging", "production", "staging"] {
+            var job = job(receiver.url)
+            job.environment = environment
+            let result = try await job.run(store: fixture.store, now: DigestFixture.now, logger: logger)
+            deliveries.append(result.delivery)
+        }
+        #expect(
+            deliveries == [
+                .delivered(attempts: 1), .delivered(attempts: 1), .alreadyDelivered(at: DigestFixture.now),
+            ])
+        let texts = try receiver.requests.map { request in
+            try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: String])["text"] ?? ""
+        }
+        try #require(texts.count == 2)
+        #expect(texts[0].contains("DecodeWatch digest, staging environment") && texts[0].contains("*4* failures"))
+        #expect(texts[1].contains("DecodeWatch digest, production environment") && texts[1].contains("*6* failures"))
+        let destinations = ["staging", "production"].map {
+            DigestJob.destination(webhook: receiver.url, app: nil, environment: $0)
+        }
+        #expect(destinations[0] != destinations[1])
+        for destination in destinations {
+            let key = DigestRunKey(period: DigestFixture.period, destination: destination)
+            #expect(try await fixture.store.digestRun(key)?.deliveredAt == DigestFixture.now)
+        }
+    }
+
     @Test("a webhook that fails first (500, 503) is retried with backoff until it accepts")
     func retried() async throws {
         let fixture = try DigestFixture()

@@ -97,15 +97,16 @@ struct DigestFixture {
 
     func send(
         _ count: Int, at time: String, path: [Any], endpoint: String = "GET /v2/posts", version: String = "5.2.0",
-        install: String = "install-1"
+        install: String = "install-1", environment: String? = nil
     ) async throws {
-        let body: [String: Any] = [
+        var body: [String: Any] = [
             "batch_id": UUID().uuidString, "app": ["id": "com.example.shop", "version": version], "install_id": install,
             "decodes": [["endpoint": endpoint, "count": count * 10]],
             "reports": [
                 ["occurred_at": time, "endpoint": endpoint, "path": path, "kind": "keyNotFound", "count": count]
             ],
         ]
+        body["environment"] = environment
         let batch = try BatchValidator().validate(
             JSONSerialization.data(withJSONObject: body), receivedAt: RFC3339.date(from: time)!.addingTimeInterval(30))
         _ = try await store.ingest(BatchAggregate(batch, redactor: Redactor()))

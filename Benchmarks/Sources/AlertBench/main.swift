@@ -67,7 +67,7 @@ var matched = 0
 let evaluation = try await median {
     matched = try await store.pendingAlerts(for: rules, now: now).reduce(0) { $0 + $1.groups.count }
 }
-let candidates = try await store.alertCandidates(windows: [600], until: now, now: now)[600] ?? []
+let candidates = try await store.alertCandidates(windows: [600], environment: nil, until: now, now: now)[600] ?? []
 let matching = await median {
     var count = 0
     for rule in rules { count += AlertMatcher.matches(rule, in: candidates).count }

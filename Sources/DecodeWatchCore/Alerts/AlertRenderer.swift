@@ -28,7 +28,8 @@ public enum AlertRenderer {
             ? "\(alert.total) breaking fields" : "\(alert.fields.first?.summary.status.rawValue ?? "") breaking field"
         var lines = [
             "\(prefix):rotating_light: *DecodeWatch alert \u{201C}\(e(alert.rule.name))\u{201D}: \(what)* "
-                + "(\(e(alert.rule.condition.description)) over the last \(alert.rule.windowText))"
+                + "(\(e(alert.rule.condition.description)) over the last \(alert.rule.windowText)"
+                + (alert.rule.environment.map { " in \($0)" } ?? "") + ")"
         ]
         for field in alert.fields {
             let s = field.summary
@@ -74,6 +75,7 @@ public enum AlertRenderer {
                 "id": rule.id, "name": rule.name, "when": rule.condition.description, "over": rule.windowText,
                 "app": AlertRenderer.nullable(rule.app), "endpoint": AlertRenderer.nullable(rule.endpoint),
                 "kind": AlertRenderer.nullable(rule.kind?.rawValue),
+                "environment": AlertRenderer.nullable(rule.environment),
             ],
             "fired_at": RFC3339.string(from: alert.firedAt),
             "since": RFC3339.string(from: alert.since),

@@ -21,6 +21,8 @@ public struct AlertRule: Sendable, Hashable {
     public var endpoint: String?
     /// Only this kind, or every kind.
     public var kind: ReportKind?
+    /// Only the reports of this environment count (docs/wire-format.md#environments), or those of every environment.
+    public var environment: String?
     /// When it fires.
     public var condition: AlertCondition
     /// The window the condition is evaluated over, ending at the evaluation, in seconds (whole minutes).
@@ -35,8 +37,9 @@ public struct AlertRule: Sendable, Hashable {
     /// Creates a rule; ``AlertRuleDraft/validate()`` checks what people type before one is made.
     public init(
         id: String, name: String, app: String?, endpoint: String?, kind: ReportKind?, condition: AlertCondition,
-        window: TimeInterval, webhook: URL, format: Format, createdAt: Date
+        window: TimeInterval, webhook: URL, format: Format, createdAt: Date, environment: String? = nil
     ) {
+        self.environment = environment
         self.id = id
         self.name = name
         self.app = app

@@ -11,6 +11,8 @@ public struct AlertRuleDraft: Sendable, Hashable {
     public var endpoint: String?
     /// `--kind`.
     public var kind: String?
+    /// `--environment`.
+    public var environment: String?
     /// `--when`.
     public var when: String
     /// `--over`.
@@ -28,8 +30,9 @@ public struct AlertRuleDraft: Sendable, Hashable {
     /// Creates a draft.
     public init(
         name: String, app: String? = nil, endpoint: String? = nil, kind: String? = nil, when: String,
-        over: String = "10m", webhook: String, format: String = "slack"
+        over: String = "10m", webhook: String, format: String = "slack", environment: String? = nil
     ) {
+        self.environment = environment
         self.name = name
         self.app = app
         self.endpoint = endpoint
@@ -72,7 +75,8 @@ public struct AlertRuleDraft: Sendable, Hashable {
         let endpointValue = try normalizer.filter(endpoint, field: "--endpoint")
         return AlertRule(
             id: id, name: trimmed, app: app, endpoint: endpointValue, kind: kindValue, condition: condition,
-            window: window, webhook: url, format: format, createdAt: now)
+            window: window, webhook: url, format: format, createdAt: now,
+            environment: try EnvironmentName.filter(environment, field: "--environment"))
     }
 
     /// An absolute http or https URL with a host.

@@ -13,6 +13,8 @@ public struct AlertRuleListing: Codable, Sendable, Hashable {
     @NullEncoded public var endpoint: String?
     /// Only this kind, or `null`.
     @NullEncoded public var kind: String?
+    /// Only this environment's reports count, or `null` for every environment's.
+    @NullEncoded public var environment: String?
     /// The condition as `--when` spells it (`new`, `rate-above:5`, …).
     public var when: String
     /// The window as `--over` spells it.
@@ -31,6 +33,7 @@ public struct AlertRuleListing: Codable, Sendable, Hashable {
         app = rule.app
         endpoint = rule.endpoint
         kind = rule.kind?.rawValue
+        environment = rule.environment
         when = rule.condition.description
         over = rule.windowText
         webhook = AlertText.redacted(rule.webhook.absoluteString)
@@ -39,7 +42,7 @@ public struct AlertRuleListing: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, app, endpoint, kind, when, over, webhook, format
+        case id, name, app, endpoint, kind, environment, when, over, webhook, format
         case createdAt = "created_at"
     }
 }

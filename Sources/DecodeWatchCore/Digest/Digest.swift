@@ -10,6 +10,9 @@ public struct Digest: Codable, Sendable, Hashable {
     public var version: Int
     /// The app the digest is restricted to, or `nil` (written `null`) for every app.
     @NullEncoded public var app: String?
+    /// The environment the digest is restricted to (docs/wire-format.md#environments), or `nil` (written `null`)
+    /// for every environment.
+    @NullEncoded public var environment: String?
     /// When the digest was computed.
     @RFC3339Coded public var generatedAt: Date
     /// The period summarized.
@@ -35,12 +38,13 @@ public struct Digest: Codable, Sendable, Hashable {
 
     /// Creates a digest.
     public init(
-        app: String?, generatedAt: Date, period: DigestPeriod, growthRule: GrowthRule, totals: DigestTotals,
-        new: [DigestGroup], regressed: [DigestGroup], growing: [DigestGroup], fading: [DigestGroup],
-        endpoints: [DigestEndpoint]
+        app: String?, environment: String? = nil, generatedAt: Date, period: DigestPeriod, growthRule: GrowthRule,
+        totals: DigestTotals, new: [DigestGroup], regressed: [DigestGroup], growing: [DigestGroup],
+        fading: [DigestGroup], endpoints: [DigestEndpoint]
     ) {
         self.version = 1
         self.app = app
+        self.environment = environment
         self.generatedAt = generatedAt
         self.period = period
         self.previousPeriod = period.previous
@@ -53,11 +57,14 @@ public struct Digest: Codable, Sendable, Hashable {
         self.endpoints = endpoints
     }
 
+    /// What headings add after the app for a digest of one environment (`, staging environment`); empty otherwise.
+    public var environmentScope: String { environment.map { ", \($0) environment" } ?? "" }
+
     /// Whether nothing broke in either period.
     public var isQuiet: Bool { totals.count == 0 && totals.previousCount == 0 }
 
     enum CodingKeys: String, CodingKey {
-        case version, app, period, totals, new, regressed, growing, fading, endpoints, drift
+        case version, app, environment, period, totals, new, regressed, growing, fading, endpoints, drift
         case generatedAt = "generated_at"
         case previousPeriod = "previous_period"
         case growthRule = "growth_rule"

@@ -6,6 +6,8 @@ public struct DigestInput: Sendable {
     public var period: DigestPeriod
     /// The app filter, or `nil`.
     public var app: String?
+    /// The environment filter, or `nil`.
+    public var environment: String?
     /// The breaking-fields summary of the period (the top groups by count).
     public var current: [FieldSummary]
     /// The breaking-fields summary of the previous period (the top groups by count).
@@ -21,12 +23,14 @@ public struct DigestInput: Sendable {
 
     /// Creates an input.
     public init(
-        period: DigestPeriod, app: String?, current: [FieldSummary], previous: [FieldSummary],
+        period: DigestPeriod, app: String?, environment: String? = nil, current: [FieldSummary],
+        previous: [FieldSummary],
         hourly: [String: [Int64: Int]], lifecycles: [String: GroupLifecycle], currentTotals: DigestWindowTotals,
         previousTotals: DigestWindowTotals
     ) {
         self.period = period
         self.app = app
+        self.environment = environment
         self.current = current
         self.previous = previous
         self.hourly = hourly
@@ -143,7 +147,8 @@ public enum DigestBuilder {
             installs: input.currentTotals.installs, endpoints: input.currentTotals.endpoints,
             new: new.count, regressed: regressed.count, growing: growing.count, fading: fading.count)
         return Digest(
-            app: input.app, generatedAt: generatedAt, period: period, growthRule: rule, totals: totals,
+            app: input.app, environment: input.environment, generatedAt: generatedAt, period: period, growthRule: rule,
+            totals: totals,
             new: Array(new.prefix(limits.perSection)), regressed: Array(regressed.prefix(limits.perSection)),
             growing: Array(growing.prefix(limits.perSection)), fading: Array(fading.prefix(limits.perSection)),
             endpoints: Array(endpoints.prefix(limits.endpoints)))

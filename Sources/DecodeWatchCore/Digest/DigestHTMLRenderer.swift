@@ -8,7 +8,8 @@ public enum DigestHTMLRenderer {
     /// - Parameter digest: the digest.
     /// - Returns: a complete HTML5 document.
     public static func render(_ digest: Digest) -> String {
-        let scope = digest.app.map { " for \(escape($0))" } ?? ""
+        // Environment names are letters, digits, '.', '_' and '-': nothing to escape.
+        let scope = (digest.app.map { " for \(escape($0))" } ?? "") + digest.environmentScope
         let totals = digest.totals
         var html = """
             <!doctype html>

@@ -20,7 +20,7 @@ public enum DigestMarkdownRenderer {
     /// - Returns: the text, ending with a newline.
     public static func render(_ digest: Digest, style: Style = .markdown) -> String {
         var out = Writer(style: style)
-        let scope = digest.app.map { " for \($0)" } ?? ""
+        let scope = (digest.app.map { " for \($0)" } ?? "") + digest.environmentScope
         out.heading(1, "DecodeWatch digest\(scope)")
         out.line(
             "\(DigestText.window(digest.period)), compared with the \(DigestText.duration(digest.period.length)) before."

@@ -43,8 +43,12 @@ struct DashboardController<Context: RequestContext>: Sendable {
     @Sendable func group(request: Request, context: Context) async throws -> Response {
         guard try await access.allows(request) else { return signInRedirect(request) }
         let id = try context.parameters.require("group")
-        let window = FormValues(query: request).nonEmpty("window").flatMap(DashboardWindow.init(rawValue:)) ?? .day
-        guard var view = try await groupPage.view(group: id, window: window, now: Date()) else {
+        let values = FormValues(query: request)
+        let window = values.nonEmpty("window").flatMap(DashboardWindow.init(rawValue:)) ?? .day
+        // The list's environment filter, kept in the links back to it; a name that is not one is left out.
+        let environment = values.nonEmpty("environment").flatMap { EnvironmentName.isValid($0) ? $0 : nil }
+        guard var view = try await groupPage.view(group: id, window: window, environment: environment, now: Date())
+        else {
             return try message(
                 "No such group", "No group has the id \u{201C}\(id)\u{201D}.", request: request, status: .notFound)
         }

@@ -5,9 +5,9 @@ import Mustache
 
 /// `GET /`: the breaking fields of a window, one row per group, with tabs by status, filters, sort and pages.
 ///
-/// Three store calls whatever the number of groups: the decisions in force, one read transaction that
-/// lists the window's groups lightly and summarizes only the shown page, and the hourly counts of that
-/// page (one query, like Bugsink's sparklines).
+/// Four store calls whatever the number of groups: the environments to offer, the decisions in force, one read
+/// transaction that lists the window's groups lightly and summarizes only the shown page, and the hourly counts
+/// of that page (one query, like Bugsink's sparklines).
 struct FieldListPage: Sendable {
     /// The status tabs; `muted` holds muted groups, which the first three leave out.
     static let tabs = ["all", "new", "regressed", "ongoing", "resolved", "muted"]
@@ -23,6 +23,7 @@ struct FieldListPage: Sendable {
         var endpoint: String?
         var kind: String?
         var version: String?
+        var environment: String?
         var window = DashboardWindow.day
         var sort = "count"
         var page = 1
@@ -33,6 +34,7 @@ struct FieldListPage: Sendable {
             endpoint = values.nonEmpty("endpoint")
             kind = values.nonEmpty("kind")
             version = values.nonEmpty("version")
+            environment = values.nonEmpty("environment")
             window = values.nonEmpty("window").flatMap(DashboardWindow.init(rawValue:)) ?? .day
             sort =
                 values.nonEmpty("sort").flatMap { s in FieldListPage.sorts.contains { $0.0 == s } ? s : nil } ?? "count"
@@ -43,12 +45,25 @@ struct FieldListPage: Sendable {
         func link(tab: String? = nil, page: Int? = nil) -> String {
             let pairs: [(String, String?)] = [
                 ("status", (tab ?? self.tab) == "all" ? nil : (tab ?? self.tab)), ("app", app),
-                ("endpoint", endpoint), ("kind", kind), ("version", version),
+                ("endpoint", endpoint), ("kind", kind), ("version", version), ("environment", environment),
                 ("window", window == .day ? nil : window.rawValue), ("sort", sort == "count" ? nil : sort),
                 ("page", (page ?? 1) == 1 ? nil : String(page ?? 1)),
             ]
+            return "/" + Self.query(pairs)
+        }
+
+        /// A group's page, in this view's window and environment.
+        func groupLink(_ group: String) -> String {
+            "/groups/\(group)"
+                + Self.query([
+                    ("window", window == .day ? nil : window.rawValue), ("environment", environment),
+                ])
+        }
+
+        /// `?name=value&…` of the pairs with a value, or empty.
+        private static func query(_ pairs: [(String, String?)]) -> String {
             let query = pairs.compactMap { name, value in value.map { "\(name)=\(DashboardPage.queryEscape($0))" } }
-            return query.isEmpty ? "/" : "/?" + query.joined(separator: "&")
+            return query.isEmpty ? "" : "?" + query.joined(separator: "&")
         }
     }
 
@@ -61,12 +76,13 @@ struct FieldListPage: Sendable {
         var query: FieldsQuery
         do throws(QueryError) {
             query = try FieldsQuery.parse(
-                app: request.app, endpoint: request.endpoint, kind: request.kind, since: request.window.rawValue,
-                until: nil, limit: nil, now: now, normalizer: normalizer)
+                app: request.app, endpoint: request.endpoint, kind: request.kind, environment: request.environment,
+                since: request.window.rawValue, until: nil, limit: nil, now: now, normalizer: normalizer)
         } catch {
             view.error = error.message
             return view
         }
+        view.offer(environments: try await store.environments(), chosen: query.environment)
         query.limit = Self.indexLimit
         let selection = Selection(request: request, decisions: try await store.allActionStates(now: now))
         let (index, page) = try await store.fieldsPage(query, version: request.version) { index in
@@ -80,7 +96,7 @@ struct FieldListPage: Sendable {
                 href: request.link(tab: name), current: name == request.tab)
         }
         let hourly = try await store.hourlyCounts(
-            groups: picked.shown.map(\.group), since: query.since, until: query.until)
+            groups: picked.shown.map(\.group), environment: query.environment, since: query.since, until: query.until)
         // Contracts are read once per page and judged in memory, for the shown rows only.
         let judged = try await store.contractSet(app: request.app).annotating(page)
         view.rows = judged.fields.map { field in
@@ -90,7 +106,7 @@ struct FieldListPage: Sendable {
             return FieldListView.Row(
                 field, muted: decision?.isMuted == true,
                 bars: DashboardPage.bars(request.window.buckets(hourly[field.group] ?? [:], until: query.until)),
-                window: request.window.rawValue, now: now)
+                href: request.groupLink(field.group), now: now)
         }
         view.pageLabel = "Page \(picked.page) of \(picked.pages) · \(DashboardFormat.count(picked.total)) fields"
         view.previous = picked.page > 1 ? request.link(page: picked.page - 1) : nil
@@ -180,9 +196,9 @@ struct FieldListView: Sendable {
         let verdictLabel: String
         let verdictReason: String
 
-        init(_ field: FieldSummary, muted: Bool, bars: [DashboardPage.Bar], window: String, now: Date) {
+        init(_ field: FieldSummary, muted: Bool, bars: [DashboardPage.Bar], href: String, now: Date) {
             group = field.group
-            href = "/groups/\(field.group)" + (window == DashboardWindow.day.rawValue ? "" : "?window=\(window)")
+            self.href = href
             app = field.app
             endpoint = field.endpoint
             path = field.path
@@ -216,6 +232,8 @@ struct FieldListView: Sendable {
     let endpoint: String
     let version: String
     let kinds: [Option]
+    /// "All environments" and every environment the store knows.
+    var environments: [Option] = []
     let windows: [Option]
     let sorts: [Option]
     let sparkLabel: String
@@ -243,11 +261,21 @@ struct FieldListView: Sendable {
         sparkLabel = request.window == .day ? "Last 24 h, hourly" : "Last \(request.window.rawValue), daily"
         let active = [
             request.app, request.endpoint, request.kind, request.version.map { "version \($0)" },
+            request.environment,
             request.window == .day ? nil : request.window.label,
             request.sort == "count" ? nil : FieldListPage.sorts.first { $0.0 == request.sort }.map { "by \($0.1)" },
         ].compactMap { $0 }
         filtersActive = !active.isEmpty
         filterSummary = active.joined(separator: " · ")
+        offer(environments: [], chosen: nil)
+    }
+
+    /// Offers the known environments to filter by, and the chosen one even before it has reported.
+    mutating func offer(environments known: [String], chosen: String?) {
+        let names = chosen.map { known.contains($0) ? known : (known + [$0]).sorted() } ?? known
+        environments =
+            [Option(value: "", label: "All environments", selected: chosen == nil)]
+            + names.map { Option(value: $0, label: $0, selected: $0 == chosen) }
     }
 
     /// Whether there is nothing to list (stored: templates read stored properties only).

@@ -2,23 +2,26 @@ import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
 
-/// `GET /groups/{group}`: one breaking field in depth: its hourly chart, its versions, its latest redacted
-/// sample, the decisions taken about it and the forms to take more.
+/// `GET /groups/{group}`: one breaking field in depth: its hourly chart, its versions, its environments, its
+/// latest redacted sample, the decisions taken about it and the forms to take more.
 ///
 /// A fixed number of store calls: the stored group, the summary of its endpoint (for count, installs,
-/// rate and status), the decisions in force, its versions, its hourly counts, its history and its app's contracts;
+/// rate and status), the decisions in force, its versions, its environments, its hourly counts, its history and
+/// its app's contracts;
 /// one more, its summary since first seen, when the window holds none of its failures.
 struct GroupPage: Sendable {
     let store: any CollectorStore
 
     /// The page's view, or `nil` when no group has that id.
-    func view(group id: String, window: DashboardWindow, now: Date) async throws -> GroupView? {
+    /// - Parameter environment: the list's environment filter the page was reached with, kept in its links back.
+    func view(group id: String, window: DashboardWindow, environment: String?, now: Date) async throws -> GroupView? {
         guard let group = try await store.storedGroup(id) else { return nil }
         let since = now.addingTimeInterval(-window.seconds)
         var field = try await store.fields(ofGroups: [id], since: since, until: now).first
         let state = try await store.actionStates(groups: [id], now: now)[id] ?? GroupActionState()
         if let status = field?.status { field?.status = state.status(status) }
         let versions = try await store.versionBreakdown(group: id, since: since, until: now)
+        let environments = try await store.environmentBreakdown(group: id, since: since, until: now)
         let hourly = try await store.hourlyCounts(groups: [id], since: since, until: now)[id] ?? [:]
         let history = try await store.statusHistory(group: id)
         let hours = Int(window.seconds / 3600)
@@ -26,7 +29,8 @@ struct GroupPage: Sendable {
         let counts = (0..<hours).map { hourly[last - Int64(hours - 1 - $0)] ?? 0 }
         var view = GroupView(
             group: group, field: field, state: state, window: window, versions: versions,
-            bars: DashboardPage.bars(counts), history: history, now: now)
+            environments: environments, chosen: environment, bars: DashboardPage.bars(counts), history: history,
+            now: now)
         let contracts = try await store.contractSet(app: group.app)
         // The verdict and the fix are about the group, not the window: without failures in the window, they rest
         // on all it ever reported.
@@ -60,6 +64,15 @@ struct GroupView: Sendable {
         let lastSeen: DashboardFormat.Time
     }
 
+    struct EnvironmentRow: Sendable {
+        let environment: String
+        let count: String
+        let firstSeen: DashboardFormat.Time
+        let lastSeen: DashboardFormat.Time
+        /// Whether the list the page was reached from is filtered to it.
+        let chosen: Bool
+    }
+
     struct Event: Sendable {
         let at: DashboardFormat.Time
         let action: String
@@ -90,6 +103,12 @@ struct GroupView: Sendable {
     let chartStart: DashboardFormat.Time
     let versions: [VersionRow]
     let hasVersions: Bool
+    let environments: [EnvironmentRow]
+    let hasEnvironments: Bool
+    /// The list this page was reached from, with its environment filter.
+    let listLink: String
+    /// The environment filter, kept when the window changes.
+    let environment: String?
     let snippet: String?
     let message: String?
     let sampleType: String?
@@ -105,7 +124,8 @@ struct GroupView: Sendable {
 
     init(
         group: StoredGroup, field: FieldSummary?, state: GroupActionState, window: DashboardWindow,
-        versions: [VersionFailures], bars: [DashboardPage.Bar], history: [GroupStatusEvent], now: Date
+        versions: [VersionFailures], environments: [EnvironmentFailures], chosen: String?,
+        bars: [DashboardPage.Bar], history: [GroupStatusEvent], now: Date
     ) {
         id = group.id
         title = group.path
@@ -150,6 +170,15 @@ struct GroupView: Sendable {
                 lastSeen: DashboardFormat.time($0.lastSeen, now: now))
         }
         hasVersions = !versions.isEmpty
+        self.environments = environments.map {
+            EnvironmentRow(
+                environment: $0.environment, count: DashboardFormat.count($0.count),
+                firstSeen: DashboardFormat.time($0.firstSeen, now: now),
+                lastSeen: DashboardFormat.time($0.lastSeen, now: now), chosen: $0.environment == chosen)
+        }
+        hasEnvironments = !environments.isEmpty
+        listLink = chosen.map { "/?environment=\(DashboardPage.queryEscape($0))" } ?? "/"
+        environment = chosen
         snippet = group.sample.snippet
         message = group.sample.message
         sampleType = group.sample.type

@@ -6,14 +6,15 @@ extension SQLStore {
         let statement = SQLStatement(
             """
             INSERT INTO alert_rules (rule_id, name, app_id, endpoint, kind, fires_when, window_seconds, webhook,
-                                     format, created_at)
-            VALUES (\(dialect.parameters(from: 1, count: 10)))
+                                     format, created_at, environment)
+            VALUES (\(dialect.parameters(from: 1, count: 11)))
             ON CONFLICT DO NOTHING RETURNING rule_id
             """,
             [
                 .text(rule.id), .text(rule.name), SQLValue(rule.app), SQLValue(rule.endpoint),
                 SQLValue(rule.kind?.rawValue), .text(rule.condition.description), .integer(Int64(rule.window)),
                 .text(rule.webhook.absoluteString), .text(rule.format.rawValue), SQLValue(rule.createdAt),
+                SQLValue(rule.environment),
             ])
         let inserted = try await perform(.fetch(statement) { $0.count }, access: .write)
         guard inserted > 0 else {
@@ -25,7 +26,8 @@ extension SQLStore {
     public func alertRules() async throws -> [AlertRule] {
         let statement = SQLStatement(
             """
-            SELECT rule_id, name, app_id, endpoint, kind, fires_when, window_seconds, webhook, format, created_at
+            SELECT rule_id, name, app_id, endpoint, kind, fires_when, window_seconds, webhook, format, created_at,
+                   environment
             FROM alert_rules ORDER BY created_at, rule_id
             """)
         return try await perform(.fetch(statement) { rows in try rows.map(AlertRule.init) }, access: .read)
@@ -61,13 +63,14 @@ extension SQLStore {
         return try await perform(.fetch(statement) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
     }
 
-    public func alertCandidates(windows: [TimeInterval], until: Date, now: Date) async throws
+    public func alertCandidates(windows: [TimeInterval], environment: String?, until: Date, now: Date) async throws
         -> [TimeInterval: [AlertCandidate]]
     {
         guard !windows.isEmpty else { return [:] }
         let starts = windows.map { until.addingTimeInterval(-$0) }
         let index = WindowIndex(
-            windows: starts.map { WindowBuckets(since: $0, until: until, now: now) }, dialect: dialect)
+            windows: starts.map { WindowBuckets(since: $0, until: until, now: now) }, environment: environment,
+            dialect: dialect)
         let step = SQLStep<[[AlertCandidate]]>.run(index.statement) { rows in
             var candidates = Array(repeating: [AlertCandidate](), count: windows.count)
             for row in rows {
@@ -162,6 +165,6 @@ extension AlertRule {
             id: try row.text("rule_id"), name: try row.text("name"), app: try row.optionalText("app_id"),
             endpoint: try row.optionalText("endpoint"), kind: try row.optionalText("kind").flatMap(ReportKind.init),
             condition: condition, window: TimeInterval(try row.integer("window_seconds")), webhook: webhook,
-            format: format, createdAt: try row.date("created_at"))
+            format: format, createdAt: try row.date("created_at"), environment: try row.optionalText("environment"))
     }
 }

@@ -2,15 +2,23 @@ import DecodeWatchCore
 import Foundation
 
 extension SQLStore {
-    public func hourlyCounts(groups: [String], since: Date, until: Date) async throws -> [String: [Int64: Int]] {
+    public func hourlyCounts(groups: [String], environment: String?, since: Date, until: Date) async throws
+        -> [String: [Int64: Int]]
+    {
         guard !groups.isEmpty else { return [:] }
+        // One environment's failures are its version cells'; every environment's, the group's hourly counts.
+        let table = environment == nil ? "group_hours" : Rollup.hour.versions
+        let ofEnvironment = environment == nil ? "" : " AND h.environment = \(dialect.parameter(3 + groups.count))"
         let statement = SQLStatement(
             """
-            SELECT g.group_id, h.hour, h.count FROM groups g JOIN group_hours h ON h.group_seq = g.group_seq
+            SELECT g.group_id, h.hour, \(dialect.cappedSum("h.count")) AS count
+            FROM groups g JOIN \(table) h ON h.group_seq = g.group_seq
             WHERE g.group_id IN (\(dialect.parameters(from: 3, count: groups.count)))
-              AND h.hour >= \(dialect.parameter(1)) AND h.hour < \(dialect.parameter(2))
+              AND h.hour >= \(dialect.parameter(1)) AND h.hour < \(dialect.parameter(2))\(ofEnvironment)
+            GROUP BY g.group_id, h.hour
             """,
-            [.integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))] + groups.map(SQLValue.text))
+            [.integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))] + groups.map(SQLValue.text)
+                + (environment.map { [SQLValue.text($0)] } ?? []))
         return try await perform(
             .fetch(statement) { rows in
                 var result: [String: [Int64: Int]] = [:]
@@ -21,14 +29,25 @@ extension SQLStore {
             }, access: .read)
     }
 
-    public func lifecycles(groups: [String]) async throws -> [String: GroupLifecycle] {
+    public func lifecycles(groups: [String], environment: String?) async throws -> [String: GroupLifecycle] {
         guard !groups.isEmpty else { return [:] }
+        // In one environment, a group is first seen when it first reported there.
+        var (firstSeen, joined) = ("g.first_seen", "")
+        if environment != nil {
+            firstSeen = "COALESCE(e.first_seen, g.first_seen)"
+            joined = """
+                 LEFT JOIN group_environments e
+                    ON e.group_seq = g.group_seq AND e.environment = \(dialect.parameter(groups.count + 1))
+                """
+        }
         let statement = SQLStatement(
             """
-            SELECT group_id, state, first_seen, resolved_at, regressed_at, regressed_version FROM groups
-            WHERE group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
+            SELECT g.group_id, g.state, \(firstSeen) AS first_seen, g.resolved_at, g.regressed_at,
+                   g.regressed_version
+            FROM groups g\(joined)
+            WHERE g.group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
             """,
-            groups.map(SQLValue.text))
+            groups.map(SQLValue.text) + (environment.map { [SQLValue.text($0)] } ?? []))
         return try await perform(
             .fetch(statement) { rows in
                 var result: [String: GroupLifecycle] = [:]
@@ -37,26 +56,45 @@ extension SQLStore {
             }, access: .read)
     }
 
-    public func digestTotals(app: String?, since: Date, until: Date) async throws -> DigestWindowTotals {
+    public func digestTotals(app: String?, environment: String?, since: Date, until: Date) async throws
+        -> DigestWindowTotals
+    {
         // The window's whole hours and, for a period that does not end on the hour, the minutes at its edges;
         // every statement binds all six bounds, so SQLite counts as many parameters as arguments.
         let window = WindowBuckets(since: since, until: until, now: Date())
-        let arguments = window.arguments + (app.map { [.text($0)] } ?? [])
-        let filter = app == nil ? "" : " AND g.app_id = \(dialect.parameter(7))"
+        var arguments = window.arguments
+        var filter = ""
+        if let app {
+            arguments.append(.text(app))
+            filter = " AND g.app_id = \(dialect.parameter(arguments.count))"
+        }
+        var ofEnvironment = ""
+        if let environment {
+            arguments.append(.text(environment))
+            ofEnvironment = " AND r.environment = \(dialect.parameter(arguments.count))"
+        }
         // Each group's buckets are found by its key, `groups` read in key order (see ``WindowBuckets/totals``):
         // the install tables have no index on the hour, and joining each of a busy day's rows to its group
         // cost more than reading them.
         func rows(_ table: KeyPath<Rollup, String>, _ columns: String) -> String {
             "FROM "
                 + WindowBuckets.rows(
-                    of: table, columns: columns, where: " AND r.group_seq = g.group_seq\(filter)",
+                    of: table, columns: columns, where: " AND r.group_seq = g.group_seq\(filter)\(ofEnvironment)",
                     joining: "groups g CROSS JOIN ", dialect: dialect) + " i"
         }
+        // One environment's failures are the sum of its version cells; every environment's, the group totals.
+        let totals =
+            environment == nil
+            ? WindowBuckets.totals(dialect: dialect, hours: window.hours)
+            : """
+            (SELECT i.group_seq, \(dialect.cappedSum("i.count")) AS total \(rows(\.versions, "r.group_seq, r.count"))
+            GROUP BY i.group_seq HAVING SUM(i.count) > 0)
+            """
         let counts = SQLStatement(
             """
             SELECT \(dialect.cappedSum("h.total")) AS total, COUNT(*) AS groups,
                    COUNT(DISTINCT g.app_id || ' ' || g.endpoint) AS endpoints
-            FROM \(WindowBuckets.totals(dialect: dialect, hours: window.hours)) h JOIN groups g ON g.group_seq = h.group_seq
+            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
             WHERE 1 = 1\(filter)
             """,
             arguments)

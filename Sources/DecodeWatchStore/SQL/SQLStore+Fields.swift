@@ -12,9 +12,12 @@ extension SQLStore {
         return try await perform(summary(ofGroups: chosen.map(\.group), reader), access: .read)
     }
 
-    public func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
+    public func fields(ofGroups groups: [String], environment: String?, since: Date, until: Date) async throws
+        -> [FieldSummary]
+    {
         // The window's end decides which of its edges are recent enough to be exact to the minute.
-        let reader = FieldsReader(query: FieldsQuery(since: since, until: until), dialect: dialect, now: until)
+        let reader = FieldsReader(
+            query: FieldsQuery(environment: environment, since: since, until: until), dialect: dialect, now: until)
         return try await perform(summary(ofGroups: groups, reader), access: .read).fields
     }
 

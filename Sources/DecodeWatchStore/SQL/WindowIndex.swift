@@ -5,18 +5,22 @@ import Foundation
 /// read in one pass: the rows of the windows' combined span are each added to the windows whose buckets
 /// (``WindowBuckets``) hold them, so every window stays exact to the minute and the rollups are read once
 /// however many windows there are.
+///
+/// With an environment, failures are that environment's version cells and decodes its decodes per version.
 struct WindowIndex {
     let windows: [WindowBuckets]
+    var environment: String? = nil
     let dialect: SQLDialect
 
     /// The statement; its rows have the `groups` columns of a lifecycle and key, and `total0`, `decodes0`,
     /// `total1`, … per window, in the order of ``windows`` (`decodesN` is `NULL` without decodes).
     var statement: SQLStatement {
         var arguments: [SQLValue] = []
-        func bind(_ value: Int64) -> String {
-            arguments.append(.integer(value))
+        func bindValue(_ value: SQLValue) -> String {
+            arguments.append(value)
             return dialect.parameter(arguments.count)
         }
+        func bind(_ value: Int64) -> String { bindValue(.integer(value)) }
         // A row is hourly (fine = 0) or per minute (fine = 1); each window takes its own buckets of each.
         func holds(_ window: WindowBuckets) -> String {
             let minutes = window.minutes.map { "(bucket >= \(bind($0.from)) AND bucket < \(bind($0.to)))" }
@@ -32,18 +36,23 @@ struct WindowIndex {
         let hours = Self.span(windows.map(\.hours))
         let minutes = Self.span(windows.flatMap(\.minutes))
         func rows(_ table: KeyPath<Rollup, String>, _ key: String) -> String {
-            """
-            (SELECT \(key), hour AS bucket, 0 AS fine, count FROM \(Rollup.hour[keyPath: table])
-             WHERE hour >= \(bind(hours.from)) AND hour < \(bind(hours.to))
-             UNION ALL
-             SELECT \(key), minute, 1, count FROM \(Rollup.minute[keyPath: table])
-             WHERE minute >= \(bind(minutes.from)) AND minute < \(bind(minutes.to)))
-            """
+            func ofEnvironment() -> String {
+                environment.map { " AND environment = \(bindValue(.text($0)))" } ?? ""
+            }
+            return """
+                (SELECT \(key), hour AS bucket, 0 AS fine, count FROM \(Rollup.hour[keyPath: table])
+                 WHERE hour >= \(bind(hours.from)) AND hour < \(bind(hours.to))\(ofEnvironment())
+                 UNION ALL
+                 SELECT \(key), minute, 1, count FROM \(Rollup.minute[keyPath: table])
+                 WHERE minute >= \(bind(minutes.from)) AND minute < \(bind(minutes.to))\(ofEnvironment()))
+                """
         }
+        var (failureCells, decodeCells) = (\Rollup.groupCounts, \Rollup.endpointCounts)
+        if environment != nil { (failureCells, decodeCells) = (\Rollup.versions, \Rollup.endpointVersionCounts) }
         let failures =
-            "SELECT group_seq, \(sums("total")) FROM \(rows(\.groupCounts, "group_seq")) c GROUP BY group_seq"
+            "SELECT group_seq, \(sums("total")) FROM \(rows(failureCells, "group_seq")) c GROUP BY group_seq"
         let decodes = """
-            SELECT app_id, endpoint, \(sums("decodes")) FROM \(rows(\.endpointCounts, "app_id, endpoint")) e
+            SELECT app_id, endpoint, \(sums("decodes")) FROM \(rows(decodeCells, "app_id, endpoint")) e
             GROUP BY app_id, endpoint
             """
         let perWindow = windows.indices.map { "h.total\($0), d.decodes\($0)" }.joined(separator: ", ")

@@ -36,6 +36,8 @@ extension DecodeWatchCommand.Alerts {
         @Option(help: "Only this app.") var app: String?
         @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized).") var endpoint: String?
         @Option(help: "Only this kind, e.g. keyNotFound.") var kind: String?
+        @Option(help: "Count only this environment's reports (production, staging, …); default: every environment.")
+        var environment: String?
         @Option(help: "When it fires: \(AlertCondition.syntax).") var when: String
         @Option(help: "The window it is evaluated over, ending now: whole minutes from 1m to 7d.") var over = "10m"
         @Option(help: "The http(s) URL alerts are posted to (a Slack incoming webhook, or any receiver).")
@@ -47,7 +49,7 @@ extension DecodeWatchCommand.Alerts {
         var draft: AlertRuleDraft {
             AlertRuleDraft(
                 name: name, app: app, endpoint: endpoint, kind: kind, when: when, over: over, webhook: webhook,
-                format: format)
+                format: format, environment: environment)
         }
 
         func validate() throws {
@@ -98,7 +100,8 @@ extension DecodeWatchCommand.Alerts {
                 }
                 var rows = [["ID", "NAME", "WHEN", "OVER", "SCOPE", "FORMAT", "WEBHOOK"]]
                 for rule in rules {
-                    let scope = [rule.app, rule.endpoint, rule.kind].compactMap { $0 }.joined(separator: " ")
+                    let scope = [rule.app, rule.endpoint, rule.kind, rule.environment.map { "in \($0)" }]
+                        .compactMap { $0 }.joined(separator: " ")
                     rows.append([
                         rule.id, rule.name, rule.when, rule.over, scope.isEmpty ? "all" : scope, rule.format,
                         rule.webhook,

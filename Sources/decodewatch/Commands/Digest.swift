@@ -30,6 +30,8 @@ extension DecodeWatchCommand {
         @Option(help: "Write the digest to this file instead of standard output.") var output: String?
         @Option(help: "POST the digest to this Slack-compatible webhook URL, once per period.") var webhook: String?
         @Option(help: "Only this app id.") var app: String?
+        @Option(help: "Only this environment's failures, installs and decodes (production, staging, …).")
+        var environment: String?
         @Option(
             help: "Before the digest, resolve groups not seen for this long (e.g. 14d).",
             transform: DurationArgument.parser("--auto-resolve-after", mustBe: "a duration such as 14d."))
@@ -45,6 +47,9 @@ extension DecodeWatchCommand {
                 else { throw ValidationError("--webhook '\(webhook)' must be an http(s) URL.") }
             }
             if let app, app.isEmpty { throw ValidationError("--app must not be empty.") }
+            do { _ = try EnvironmentName.filter(environment, field: "--environment") } catch {
+                throw ValidationError(error.message)
+            }
             guard (1...10).contains(webhookAttempts) else { throw ValidationError("--webhook-attempts must be 1–10.") }
             do { _ = try DigestPeriod.parse(since: since, period: period, now: Date()) } catch {
                 throw ValidationError(error.message)
@@ -59,7 +64,7 @@ extension DecodeWatchCommand {
                 throw ValidationError(error.message)
             }
             let job = DigestJob(
-                period: span, app: app, format: format, outputPath: output,
+                period: span, app: app, environment: environment, format: format, outputPath: output,
                 webhook: webhook.flatMap(URL.init(string:)).map { WebhookSender(url: $0, attempts: webhookAttempts) },
                 autoResolveAfter: autoResolveAfter?.seconds)
             let result = try await store.withStore(logger: logger) {

@@ -14,6 +14,8 @@ struct DigestJob: Sendable {
     var period: DigestPeriod
     /// Only this app, or every app.
     var app: String?
+    /// Only this environment, or every environment.
+    var environment: String?
     /// The format written to ``outputPath`` (the webhook always gets Slack text).
     var format: DigestFormat = .markdown
     /// A file to write the digest to.
@@ -42,12 +44,16 @@ struct DigestJob: Sendable {
         case inProgress(since: Date)
     }
 
-    /// The `digest_runs` key of the webhook delivery; the URL is hashed because webhook URLs are secrets.
-    static func destination(webhook: URL, app: String?) -> String {
+    /// The `digest_runs` key of the webhook delivery; the URL is hashed because webhook URLs are secrets. The app
+    /// and the environment are part of it, so that the digests of two apps or two environments sent to one webhook
+    /// for one period are each delivered once; a digest of every environment keeps the key it had before
+    /// environments existed.
+    static func destination(webhook: URL, app: String?, environment: String? = nil) -> String {
         var hash = FNV1a()
         hash.combine(webhook.absoluteString)
         let id = String(hash.value, radix: 16)
         return "webhook:" + String(repeating: "0", count: 16 - id.count) + id + (app.map { ";app=\($0)" } ?? "")
+            + (environment.map { ";environment=\($0)" } ?? "")
     }
 
     /// Runs once.
@@ -65,9 +71,12 @@ struct DigestJob: Sendable {
                 logger.info("Auto-resolved quiet groups", metadata: ["group.count": "\(resolved.count)"])
             }
         }
-        var digest = try await store.digestWithoutMuted(for: period, app: app, rule: rule, now: now)
+        var digest = try await store.digestWithoutMuted(
+            for: period, app: app, environment: environment, rule: rule, now: now)
         let judged = try await store.judgedFields(
-            FieldsQuery(app: app, since: period.since, until: period.until, limit: FieldsQuery.maxLimit), now: now)
+            FieldsQuery(
+                app: app, environment: environment, since: period.since, until: period.until,
+                limit: FieldsQuery.maxLimit), now: now)
         digest.drift = DigestDrift(DriftReport(summary: judged))
         let rendered = format.render(digest)
         if let outputPath {
@@ -87,7 +96,8 @@ struct DigestJob: Sendable {
     private func deliver(
         _ digest: DecodeWatchCore.Digest, via webhook: WebhookSender, store: any DigestStore, now: Date, logger: Logger
     ) async throws -> Delivery {
-        let key = DigestRunKey(period: period, destination: Self.destination(webhook: webhook.url, app: app))
+        let key = DigestRunKey(
+            period: period, destination: Self.destination(webhook: webhook.url, app: app, environment: environment))
         let token = UUID().uuidString
         let metadata: Logger.Metadata = [
             "digest.since": "\(RFC3339.string(from: period.since))",

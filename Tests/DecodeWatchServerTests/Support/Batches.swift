@@ -26,7 +26,8 @@ enum Batches {
 
     static func batch(
         id: String = UUID().uuidString, app: String = "com.example.shop", version: String? = "5.2.0",
-        install: String? = "install-1", decodes: [[String: Any]]? = nil, reports: [[String: Any]]
+        install: String? = "install-1", decodes: [[String: Any]]? = nil, environment: String? = nil,
+        reports: [[String: Any]]
     ) -> [String: Any] {
         var appInfo: [String: Any] = ["id": app, "platform": "iOS"]
         if let version { appInfo["version"] = version }
@@ -37,6 +38,7 @@ enum Batches {
         ]
         if let install { batch["install_id"] = install }
         if let decodes { batch["decodes"] = decodes }
+        if let environment { batch["environment"] = environment }
         return batch
     }
 }
