@@ -20,15 +20,7 @@ struct ContractTranslator {
         var operations: [ContractOperation] = []
         for (path, entry) in document.paths {
             let place = "paths.\(path.rawValue)"
-            let item: OpenAPI.PathItem
-            switch entry {
-            case .b(let value): item = value
-            case .a(let reference):
-                guard let found = try? document.components.lookup(reference) else {
-                    throw missing(reference.absoluteString, at: place)
-                }
-                item = found
-            }
+            let item = try resolve(entry, at: place)
             for endpoint in item.endpoints {
                 let method = endpoint.method.rawValue.uppercased()
                 let responses = try translate(
@@ -38,7 +30,7 @@ struct ContractTranslator {
         }
         return ContractSpec(
             openapi: declaredVersion, title: document.info.title, version: document.info.version,
-            basePaths: basePaths(), operations: operations, schemas: schemas)
+            servers: document.servers.map(\.urlTemplate.rawValue), operations: operations, schemas: schemas)
     }
 
     /// The successful responses with a JSON body: numbered 2xx first, then `2XX`; `default` only when neither exists.
@@ -52,26 +44,10 @@ struct ContractTranslator {
             let isDefault = status == .default
             guard status.isSuccess || isDefault else { continue }
             let responsePlace = "\(place).\(status.rawValue)"
-            let response: OpenAPI.Response
-            switch entry {
-            case .b(let value): response = value
-            case .a(let reference):
-                guard let found = try? document.components.lookup(reference) else {
-                    throw missing(reference.absoluteString, at: responsePlace)
-                }
-                response = found
-            }
+            let response = try resolve(entry, at: responsePlace)
             guard let (contentType, content) = response.content.first(where: { Self.isJSON($0.key) }) else { continue }
             let contentPlace = "\(responsePlace).content.\(contentType.rawValue)"
-            let body: OpenAPI.Content
-            switch content {
-            case .b(let value): body = value
-            case .a(let reference):
-                guard let found = try? document.components.lookup(reference) else {
-                    throw missing(reference.absoluteString, at: contentPlace)
-                }
-                body = found
-            }
+            let body = try resolve(content, at: contentPlace)
             guard let schema = body.schema else { continue }
             let translated = ContractResponse(
                 status: status.rawValue, schema: try translate(schema, at: "\(contentPlace).schema"))
@@ -165,21 +141,21 @@ struct ContractTranslator {
         return String(describing: value.value)
     }
 
-    private func missing(_ reference: String, at place: String) -> ContractImportError {
-        ContractImportError("\(source): \(place): $ref '\(reference)' does not exist in this document.")
+    /// A path item, response or content as written, or the component its `$ref` names.
+    private func resolve<Component: ComponentDictionaryLocatable>(
+        _ entry: Either<OpenAPI.Reference<Component>, Component>, at place: String
+    ) throws(ContractImportError) -> Component {
+        switch entry {
+        case .b(let value): return value
+        case .a(let reference):
+            guard let found = try? document.components.lookup(reference) else {
+                throw missing(reference.absoluteString, at: place)
+            }
+            return found
+        }
     }
 
-    /// The path of each server URL (`/v3` of `https://api.example.com/v3`), without variables.
-    private func basePaths() -> [String] {
-        document.servers.compactMap { server in
-            var text = server.urlTemplate.rawValue
-            if let scheme = text.range(of: "://") {
-                let rest = text[scheme.upperBound...]
-                text = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
-            }
-            while text.hasSuffix("/") { text.removeLast() }
-            guard text.hasPrefix("/"), !text.contains("{") else { return nil }
-            return text
-        }
+    private func missing(_ reference: String, at place: String) -> ContractImportError {
+        ContractImportError("\(source): \(place): $ref '\(reference)' does not exist in this document.")
     }
 }

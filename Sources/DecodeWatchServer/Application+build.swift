@@ -41,7 +41,7 @@ public func buildApplication(
     let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
     let metrics = IngestMetrics(factory: factory)
     let refusal = IngestRefusal(
-        gate: gate, refused: metrics.refusedBatches, retryAfter: configuration.retryAfterSeconds,
+        gate: gate, refused: metrics.batches[.refused], retryAfter: configuration.retryAfterSeconds,
         serverName: serverName)
     IngestController(
         commits: GroupCommit(store: store, metrics: factory),

@@ -1,39 +1,13 @@
 import DecodeWatchCore
 import Foundation
 
-/// What the periodic digest needs from storage beyond ``ReportStore``: hourly series, lifecycles,
-/// totals, the once-per-period delivery record and auto-resolve.
+/// What the periodic digest needs from storage beyond ``ReportStore``: what it is built from (``DigestSource``),
+/// the once-per-period delivery record and auto-resolve.
 ///
 /// A separate protocol so that ``ReportStore`` keeps its requirements; every backend that serves
 /// digests conforms to both. Times are passed in by the caller (no clock inside storage), so tests
 /// control them.
-public protocol DigestStore: ReportStore {
-    /// Failures per group and hour for a page of groups.
-    /// - Parameters:
-    ///   - groups: the group ids.
-    ///   - environment: only the failures of this environment, or of every environment for `nil`.
-    ///   - since: the first hour read is the one containing `since`.
-    ///   - until: hours starting at or after `until` are not read.
-    /// - Returns: group id → hour index → count; hours without failures are absent.
-    func hourlyCounts(groups: [String], environment: String?, since: Date, until: Date) async throws
-        -> [String: [Int64: Int]]
-
-    /// The stored lifecycle of a page of groups.
-    /// - Parameters:
-    ///   - groups: the group ids; unknown ids are absent from the answer.
-    ///   - environment: with a name, first seen is the group's first report in that environment.
-    func lifecycles(groups: [String], environment: String?) async throws -> [String: GroupLifecycle]
-
-    /// Totals over every group in a window (hourly rollups, like ``ReportStore/fields(_:)``): exact, but for
-    /// installs, estimated within 2 % once a bucket of the window has more than 1,000 (docs/api.md#installs-and-rates).
-    /// - Parameters:
-    ///   - app: only this app, or every app.
-    ///   - environment: only this environment's failures and installs, or every environment's for `nil`.
-    ///   - since: start, inclusive.
-    ///   - until: end, exclusive.
-    func digestTotals(app: String?, environment: String?, since: Date, until: Date) async throws
-        -> DigestWindowTotals
-
+public protocol DigestStore: ReportStore, DigestSource {
     /// Claims the right to deliver the digest of a period to a destination.
     ///
     /// Exactly one caller gets ``DigestClaim/claimed``: the row is inserted with
@@ -72,11 +46,26 @@ public struct DigestRunKey: Sendable, Hashable {
     public var period: DigestPeriod
     /// Where the digest goes; never a secret (hash webhook URLs first).
     public var destination: String
+}
 
-    /// Creates a key.
-    public init(period: DigestPeriod, destination: String) {
-        self.period = period
-        self.destination = destination
+extension DigestRunKey {
+    /// The key of a digest sent to a webhook. The URL is hashed because webhook URLs are secrets. The app and the
+    /// environment are part of it, so that the digests of two apps or two environments sent to one webhook for one
+    /// period are each delivered once; a digest of every environment keeps the key it had before environments
+    /// existed.
+    /// - Parameters:
+    ///   - period: the period.
+    ///   - webhook: the webhook's URL.
+    ///   - app: the app the digest is restricted to, or `nil` for every app.
+    ///   - environment: the environment the digest is restricted to, or `nil` for every environment.
+    public init(period: DigestPeriod, webhook: URL, app: String?, environment: String? = nil) {
+        var hash = FNV1a()
+        hash.combine(webhook.absoluteString)
+        let id = String(hash.value, radix: 16)
+        self.init(
+            period: period,
+            destination: "webhook:" + String(repeating: "0", count: 16 - id.count) + id
+                + (app.map { ";app=\($0)" } ?? "") + (environment.map { ";environment=\($0)" } ?? ""))
     }
 }
 
@@ -102,15 +91,6 @@ public struct DigestRunRecord: Sendable, Hashable {
     public var attempts: Int
     /// Why the last failed attempt failed.
     public var lastError: String?
-
-    /// Creates a record.
-    public init(key: DigestRunKey, claimedAt: Date?, deliveredAt: Date?, attempts: Int, lastError: String?) {
-        self.key = key
-        self.claimedAt = claimedAt
-        self.deliveredAt = deliveredAt
-        self.attempts = attempts
-        self.lastError = lastError
-    }
 }
 
 extension DigestStore {
@@ -128,53 +108,5 @@ extension DigestStore {
     /// Totals of every environment (``digestTotals(app:environment:since:until:)``).
     public func digestTotals(app: String?, since: Date, until: Date) async throws -> DigestWindowTotals {
         try await digestTotals(app: app, environment: nil, since: since, until: until)
-    }
-
-    /// Gathers what the digest of a period needs and builds it.
-    /// - Parameters:
-    ///   - period: the period; compared with ``DigestPeriod/previous``.
-    ///   - app: only this app, or every app.
-    ///   - environment: only this environment's failures, installs and decodes, or every environment's.
-    ///   - rule: the growth rule.
-    ///   - limits: caps of the lists.
-    ///   - now: the time of the run, recorded in the digest.
-    /// - Returns: the digest.
-    public func digest(
-        for period: DigestPeriod, app: String? = nil, environment: String? = nil, rule: GrowthRule = .standard,
-        limits: DigestLimits = DigestLimits(),
-        now: Date
-    ) async throws -> Digest {
-        let previous = period.previous
-        let current = try await fields(
-            FieldsQuery(
-                app: app, environment: environment, since: period.since, until: period.until,
-                limit: FieldsQuery.maxLimit))
-        let before = try await fields(
-            FieldsQuery(
-                app: app, environment: environment, since: previous.since, until: previous.until,
-                limit: FieldsQuery.maxLimit))
-        var ids: [String] = []
-        var seen = Set<String>()
-        for field in current.fields + before.fields where seen.insert(field.group).inserted { ids.append(field.group) }
-        var hourly: [String: [Int64: Int]] = [:]
-        var lifecycleByGroup: [String: GroupLifecycle] = [:]
-        // Pages keep each statement well under the bound-parameter limits of both databases.
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let page = Array(ids[start..<min(start + 500, ids.count)])
-            hourly.merge(
-                try await hourlyCounts(
-                    groups: page, environment: environment, since: previous.since, until: period.until)
-            ) { a, _ in a }
-            lifecycleByGroup.merge(try await lifecycles(groups: page, environment: environment)) { a, _ in a }
-        }
-        let input = DigestInput(
-            period: period, app: app, environment: environment, current: current.fields, previous: before.fields,
-            hourly: hourly,
-            lifecycles: lifecycleByGroup,
-            currentTotals: try await digestTotals(
-                app: app, environment: environment, since: period.since, until: period.until),
-            previousTotals: try await digestTotals(
-                app: app, environment: environment, since: previous.since, until: previous.until))
-        return DigestBuilder.build(input, rule: rule, limits: limits, generatedAt: now)
     }
 }

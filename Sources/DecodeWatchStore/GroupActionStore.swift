@@ -81,21 +81,6 @@ public struct StoredGroup: Sendable, Hashable {
     public var lifecycle: GroupLifecycle
     /// The latest report's redacted snippet and message.
     public var sample: Sample
-
-    /// Creates a group.
-    public init(
-        id: String, app: String, endpoint: String, path: String, kind: ReportKind, lastSeen: Date,
-        lifecycle: GroupLifecycle, sample: Sample
-    ) {
-        self.id = id
-        self.app = app
-        self.endpoint = endpoint
-        self.path = path
-        self.kind = kind
-        self.lastSeen = lastSeen
-        self.lifecycle = lifecycle
-        self.sample = sample
-    }
 }
 
 /// A decision about a group.
@@ -188,13 +173,6 @@ public struct GroupStatusEvent: Sendable, Hashable, Codable {
     public var action: String
     /// What it said beyond its name, e.g. "for 24h" or "through 5.2.0".
     public var detail: String?
-
-    /// Creates an event.
-    public init(at: Date, action: String, detail: String?) {
-        self.at = at
-        self.action = action
-        self.detail = detail
-    }
 }
 
 /// The failures of a group from one app version in a window.
@@ -210,15 +188,6 @@ public struct VersionFailures: Sendable, Hashable {
     public var lastSeen: Date
     /// Whether both times are minutes rather than hours.
     public var exactToTheMinute: Bool
-
-    /// Creates an entry.
-    public init(version: String, count: Int, firstSeen: Date, lastSeen: Date, exactToTheMinute: Bool) {
-        self.version = version
-        self.count = count
-        self.firstSeen = firstSeen
-        self.lastSeen = lastSeen
-        self.exactToTheMinute = exactToTheMinute
-    }
 }
 
 /// A group's failures in one environment (``GroupActionStore/environmentBreakdown(group:since:until:)``).
@@ -231,14 +200,6 @@ public struct EnvironmentFailures: Sendable, Hashable {
     public var firstSeen: Date
     /// The group's last report in this environment, ever.
     public var lastSeen: Date
-
-    /// Creates an entry.
-    public init(environment: String, count: Int, firstSeen: Date, lastSeen: Date) {
-        self.environment = environment
-        self.count = count
-        self.firstSeen = firstSeen
-        self.lastSeen = lastSeen
-    }
 }
 
 extension GroupActionStore {

@@ -1,6 +1,7 @@
-import DecodeWatchCore
 import Foundation
 import Testing
+
+@testable import DecodeWatchCore
 
 @Suite("Batch validation (docs/wire-format.md#batch)")
 struct BatchValidatorTests {

@@ -50,10 +50,12 @@ import Testing
         return DigestInput(
             period: period, app: nil, current: current.map { field($0, count: $0.current) },
             previous: previous.map { field($0, count: $0.previous) }, hourly: hourly, lifecycles: lifecycles,
-            currentTotals: DigestWindowTotals(
-                count: current.reduce(0) { $0 + $1.current }, groups: current.count, installs: 7, endpoints: 2),
-            previousTotals: DigestWindowTotals(
-                count: previous.reduce(0) { $0 + $1.previous }, groups: previous.count, installs: 3, endpoints: 1))
+            currentTotals: (
+                count: current.reduce(0) { $0 + $1.current }, groups: current.count, installs: 7, endpoints: 2
+            ),
+            previousTotals: (
+                count: previous.reduce(0) { $0 + $1.previous }, groups: previous.count, installs: 3, endpoints: 1
+            ))
     }
 
     static let specs = [

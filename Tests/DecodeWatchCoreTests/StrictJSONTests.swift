@@ -1,6 +1,7 @@
-import DecodeWatchCore
 import Foundation
 import Testing
+
+@testable import DecodeWatchCore
 
 /// A JSON text the validator must accept, with a short name for the test report.
 struct ValidJSON: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
-import DecodeWatchCore
 import Foundation
 import Testing
+
+@testable import DecodeWatchCore
 
 /// The fix written for a breaking field: which SDK wrapper or strategy it picks from the kind, the sampled value's JSON
 /// type and the contract verdict, and when the backend team gets a report.

@@ -1,6 +1,7 @@
-import DecodeWatchStore
 import Foundation
 import Testing
+
+@testable import DecodeWatchStore
 
 /// What every backend must do with ingest keys and read tokens (docs/api.md#access).
 @Suite("CredentialStore conformance")

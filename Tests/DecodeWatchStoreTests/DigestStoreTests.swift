@@ -1,7 +1,8 @@
 import DecodeWatchCore
-import DecodeWatchStore
 import Foundation
 import Testing
+
+@testable import DecodeWatchStore
 
 @Suite struct DigestLifecycleTests {
     @Test(

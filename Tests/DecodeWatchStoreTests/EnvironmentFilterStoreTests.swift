@@ -1,7 +1,8 @@
 import DecodeWatchCore
-import DecodeWatchStore
 import Foundation
 import Testing
+
+@testable import DecodeWatchStore
 
 /// The environment filter beyond the summary, alike on every backend: the environments the dashboard offers, a
 /// group's failures per environment, the digest of one environment and alert rules that watch one.

@@ -1,7 +1,8 @@
 import DecodeWatchCore
-import DecodeWatchStore
 import Foundation
 import Testing
+
+@testable import DecodeWatchStore
 
 /// Mutes, resolutions in the next version and the status history, on every backend.
 @Suite("Group actions in storage")

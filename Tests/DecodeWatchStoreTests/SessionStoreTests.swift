@@ -13,7 +13,7 @@ struct SessionStoreTests {
             let store = fixture.store
             let now = Date()
             let token = Credential(
-                id: CredentialSecret.makeID(kind: .read), kind: .read, app: nil, name: "laptop", createdAt: now)
+                kind: .read, app: nil, name: "laptop", createdAt: now)
             try await store.insertCredential(token, secretHash: CredentialSecret.hash("dwr_secret"))
             let live = CredentialSecret.hash("session-live")
             let old = CredentialSecret.hash("session-old")

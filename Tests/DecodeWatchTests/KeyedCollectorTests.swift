@@ -24,7 +24,7 @@ struct KeyedCollectorTests {
         let secret = CredentialSecret(kind: .ingest)
         try await collector.store.insertCredential(
             Credential(
-                id: CredentialSecret.makeID(kind: .ingest), kind: .ingest, app: "com.example.octo", createdAt: Date()),
+                kind: .ingest, app: "com.example.octo", name: nil, createdAt: Date()),
             secretHash: secret.hash)
         try await collector.start()
         defer { Task { await collector.stop() } }

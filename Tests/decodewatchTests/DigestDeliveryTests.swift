@@ -34,8 +34,7 @@ import Testing
         #expect(text.contains("*New (1)*"))
         #expect(text.contains("back in 5.3.1"))
 
-        let key = DigestRunKey(
-            period: DigestFixture.period, destination: DigestJob.destination(webhook: receiver.url, app: nil))
+        let key = DigestRunKey(period: DigestFixture.period, webhook: receiver.url, app: nil)
         let record = try #require(try await fixture.store.digestRun(key))
         #expect(record.deliveredAt == DigestFixture.now)
         #expect(!record.key.destination.contains("127.0.0.1"))
@@ -71,12 +70,11 @@ import Testing
         try #require(texts.count == 2)
         #expect(texts[0].contains("DecodeWatch digest, staging environment") && texts[0].contains("*4* failures"))
         #expect(texts[1].contains("DecodeWatch digest, production environment") && texts[1].contains("*6* failures"))
-        let destinations = ["staging", "production"].map {
-            DigestJob.destination(webhook: receiver.url, app: nil, environment: $0)
+        let keys = ["staging", "production"].map {
+            DigestRunKey(period: DigestFixture.period, webhook: receiver.url, app: nil, environment: $0)
         }
-        #expect(destinations[0] != destinations[1])
-        for destination in destinations {
-            let key = DigestRunKey(period: DigestFixture.period, destination: destination)
+        #expect(keys[0].destination != keys[1].destination)
+        for key in keys {
             #expect(try await fixture.store.digestRun(key)?.deliveredAt == DigestFixture.now)
         }
     }
@@ -104,8 +102,7 @@ import Testing
         } throws: { error in
             "\(error)".contains("did not accept the digest after 3 attempts (last: HTTP 500)")
         }
-        let key = DigestRunKey(
-            period: DigestFixture.period, destination: DigestJob.destination(webhook: receiver.url, app: nil))
+        let key = DigestRunKey(period: DigestFixture.period, webhook: receiver.url, app: nil)
         let record = try #require(try await fixture.store.digestRun(key))
         #expect(record.deliveredAt == nil && record.claimedAt == nil && record.lastError?.contains("HTTP 500") == true)
 

@@ -18,16 +18,36 @@ public struct ContractSpec: Codable, Sendable {
     public var schemas: [String: ContractSchema]
 
     /// Creates a contract.
+    /// - Parameters:
+    ///   - openapi: the OpenAPI version the document declared.
+    ///   - title: the document's `info.title`.
+    ///   - version: the document's `info.version`.
+    ///   - servers: the URLs of the document's servers, as written; each gives its path to ``basePaths``.
+    ///   - operations: the operations, in document order.
+    ///   - schemas: the shared schemas.
     public init(
-        openapi: String, title: String, version: String, basePaths: [String] = [], operations: [ContractOperation],
+        openapi: String, title: String, version: String, servers: [String] = [], operations: [ContractOperation],
         schemas: [String: ContractSchema] = [:]
     ) {
         self.openapi = openapi
         self.title = title
         self.version = version
-        self.basePaths = basePaths
+        self.basePaths = servers.compactMap(Self.basePath(ofServer:))
         self.operations = operations
         self.schemas = schemas
+    }
+
+    /// The path a server URL puts before every endpoint (`/v3` for `https://api.example.com/v3/`), or `nil` when it
+    /// puts none or a templated one (`/{version}`), which cannot be removed as text.
+    static func basePath(ofServer url: String) -> String? {
+        var text = url
+        if let scheme = text.range(of: "://") {
+            let rest = text[scheme.upperBound...]
+            text = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+        }
+        while text.hasSuffix("/") { text.removeLast() }
+        guard text.hasPrefix("/"), !text.contains("{") else { return nil }
+        return text
     }
 }
 

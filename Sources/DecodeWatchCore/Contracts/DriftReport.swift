@@ -54,20 +54,14 @@ public struct DriftEntry: Codable, Sendable, Hashable {
     @NullEncoded public var rate: Double?
     /// Report counts per app version in the window.
     public var versions: [String: Int]
+}
 
+extension DriftEntry {
     /// Creates an entry from a summary field and its verdict.
     public init(_ field: FieldSummary, _ judgement: DriftJudgement) {
-        group = field.group
-        app = field.app
-        endpoint = field.endpoint
-        path = field.path
-        kind = field.kind
-        expected = field.expected
-        verdict = judgement.verdict
-        reason = judgement.reason
-        spec = judgement.spec
-        count = field.count
-        rate = field.rate
-        versions = field.versions
+        self.init(
+            group: field.group, app: field.app, endpoint: field.endpoint, path: field.path, kind: field.kind,
+            expected: field.expected, verdict: judgement.verdict, reason: judgement.reason, spec: judgement.spec,
+            count: field.count, rate: field.rate, versions: field.versions)
     }
 }

@@ -22,23 +22,6 @@ public struct SpecView: Codable, Sendable, Hashable {
     /// The values the spec lists, when it lists them.
     public var enumValues: [String]?
 
-    /// Creates a view.
-    public init(
-        contract: String, operation: String? = nil, status: String? = nil, location: String? = nil,
-        required: Bool? = nil, nullable: Bool? = nil, types: [String]? = nil, format: String? = nil,
-        enumValues: [String]? = nil
-    ) {
-        self.contract = contract
-        self.operation = operation
-        self.status = status
-        self.location = location
-        self.required = required
-        self.nullable = nullable
-        self.types = types
-        self.format = format
-        self.enumValues = enumValues
-    }
-
     enum CodingKeys: String, CodingKey {
         case contract, operation, status, location, required, nullable, types, format
         case enumValues = "enum"

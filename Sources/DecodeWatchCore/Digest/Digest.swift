@@ -57,18 +57,20 @@ public struct Digest: Codable, Sendable, Hashable {
         self.endpoints = endpoints
     }
 
-    /// What headings add after the app for a digest of one environment (`, staging environment`); empty otherwise.
-    public var environmentScope: String { environment.map { ", \($0) environment" } ?? "" }
-
-    /// Whether nothing broke in either period.
-    public var isQuiet: Bool { totals.count == 0 && totals.previousCount == 0 }
-
     enum CodingKeys: String, CodingKey {
         case version, app, environment, period, totals, new, regressed, growing, fading, endpoints, drift
         case generatedAt = "generated_at"
         case previousPeriod = "previous_period"
         case growthRule = "growth_rule"
     }
+}
+
+extension Digest {
+    /// What headings add after the app for a digest of one environment (`, staging environment`); empty otherwise.
+    public var environmentScope: String { environment.map { ", \($0) environment" } ?? "" }
+
+    /// Whether nothing broke in either period.
+    public var isQuiet: Bool { totals.count == 0 && totals.previousCount == 0 }
 }
 
 /// Exact numbers over every group of the app(s), for the period and the one before.
@@ -94,23 +96,6 @@ public struct DigestTotals: Codable, Sendable, Hashable {
     /// See ``new``.
     public var fading: Int
 
-    /// Creates totals.
-    public init(
-        count: Int, previousCount: Int, groups: Int, previousGroups: Int, installs: Int, endpoints: Int, new: Int,
-        regressed: Int, growing: Int, fading: Int
-    ) {
-        self.count = count
-        self.previousCount = previousCount
-        self.groups = groups
-        self.previousGroups = previousGroups
-        self.installs = installs
-        self.endpoints = endpoints
-        self.new = new
-        self.regressed = regressed
-        self.growing = growing
-        self.fading = fading
-    }
-
     enum CodingKeys: String, CodingKey {
         case count, groups, installs, endpoints, new, regressed, growing, fading
         case previousCount = "previous_count"
@@ -130,15 +115,6 @@ public struct DigestEndpoint: Codable, Sendable, Hashable {
     public var groups: Int
     /// The top groups by count.
     public var fields: [DigestGroup]
-
-    /// Creates an endpoint entry.
-    public init(app: String, endpoint: String, count: Int, groups: Int, fields: [DigestGroup]) {
-        self.app = app
-        self.endpoint = endpoint
-        self.count = count
-        self.groups = groups
-        self.fields = fields
-    }
 }
 
 /// One group's numbers in a digest; the fields of docs/api.md#summary-fields plus the comparison and the hourly series.
@@ -177,31 +153,6 @@ public struct DigestGroup: Codable, Sendable, Hashable {
     @NullEncoded public var regressedVersion: String?
     /// Failures per hour of the period, oldest first (one entry per hour).
     public var hourly: [Int]
-
-    /// Creates a group entry.
-    public init(
-        group: String, app: String, endpoint: String, path: String, kind: ReportKind, expected: String?, count: Int,
-        previousCount: Int, installs: Int, rate: Double?, versions: [String: Int], status: GroupStatus,
-        trend: DigestTrend, firstSeen: Date, lastSeen: Date, regressedVersion: String?, hourly: [Int]
-    ) {
-        self.group = group
-        self.app = app
-        self.endpoint = endpoint
-        self.path = path
-        self.kind = kind
-        self.expected = expected
-        self.count = count
-        self.previousCount = previousCount
-        self.installs = installs
-        self.rate = rate
-        self.versions = versions
-        self.status = status
-        self.trend = trend
-        self.firstSeen = firstSeen
-        self.lastSeen = lastSeen
-        self.regressedVersion = regressedVersion
-        self.hourly = hourly
-    }
 
     /// Versions by count descending, then name, for display.
     public var versionsByCount: [(version: String, count: Int)] {

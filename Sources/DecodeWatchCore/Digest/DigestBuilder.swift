@@ -20,46 +20,13 @@ public struct DigestInput: Sendable {
     public var currentTotals: DigestWindowTotals
     /// Totals of the previous period.
     public var previousTotals: DigestWindowTotals
-
-    /// Creates an input.
-    public init(
-        period: DigestPeriod, app: String?, environment: String? = nil, current: [FieldSummary],
-        previous: [FieldSummary],
-        hourly: [String: [Int64: Int]], lifecycles: [String: GroupLifecycle], currentTotals: DigestWindowTotals,
-        previousTotals: DigestWindowTotals
-    ) {
-        self.period = period
-        self.app = app
-        self.environment = environment
-        self.current = current
-        self.previous = previous
-        self.hourly = hourly
-        self.lifecycles = lifecycles
-        self.currentTotals = currentTotals
-        self.previousTotals = previousTotals
-    }
 }
 
-/// Counts over every group in one window, all exact but installs (see ``installs``).
-public struct DigestWindowTotals: Sendable, Hashable {
-    /// Sum of failures.
-    public var count: Int
-    /// Groups with at least one failure.
-    public var groups: Int
-    /// Distinct installs with at least one failure; an estimate within 2 % above 1,000
-    /// (docs/api.md#installs-and-rates).
-    public var installs: Int
-    /// Endpoints with at least one failure.
-    public var endpoints: Int
-
-    /// Creates totals.
-    public init(count: Int, groups: Int, installs: Int, endpoints: Int) {
-        self.count = count
-        self.groups = groups
-        self.installs = installs
-        self.endpoints = endpoints
-    }
-}
+/// Counts over every group in one window, all exact but installs: distinct installs with at least one failure are
+/// an estimate within 2 % above 1,000 (docs/api.md#installs-and-rates). What
+/// ``DigestSource/digestTotals(app:environment:since:until:)`` answers: a sum of failures, the groups and the
+/// endpoints with at least one failure, and the installs.
+public typealias DigestWindowTotals = (count: Int, groups: Int, installs: Int, endpoints: Int)
 
 /// Turns a ``DigestInput`` into a ``Digest``: classification, comparison and ordering, no I/O.
 public enum DigestBuilder {

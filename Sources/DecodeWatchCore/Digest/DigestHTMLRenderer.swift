@@ -143,19 +143,17 @@ public enum DigestHTMLRenderer {
         return "<div class=\"stat\"><b>\(value)</b><span>\(name)</span>\(note)</div>"
     }
 
+    /// The characters HTML escapes, and their entities.
+    private static let entities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]
+
     /// Escapes text for HTML content and attribute values (and XML's, where `&#39;` is as valid).
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
+            if let entity = entities[character] { out += entity } else { out.append(character) }
         }
         return out
     }

@@ -31,21 +31,6 @@ public struct ReleaseVerdict: Encodable, Sendable, Hashable {
     /// The fields that fail, then those that cannot be judged, each with its reason; highest rate first.
     public var fields: [CheckedField]
 
-    /// Creates a verdict.
-    public init(
-        verdict: Outcome, app: String, version: String, baseline: String?, since: Date, until: Date, decodes: Int,
-        fields: [CheckedField]
-    ) {
-        self.verdict = verdict
-        self.app = app
-        self.version = version
-        self.baseline = baseline
-        self.since = since
-        self.until = until
-        self.decodes = decodes
-        self.fields = fields
-    }
-
     /// One sentence saying what the verdict means, for people (text output, standard error).
     public var summary: String {
         let compared = baseline.map { " against \($0)" } ?? ""
@@ -87,22 +72,6 @@ public struct CheckedField: Encodable, Sendable, Hashable {
     public var reason: String
     /// Whether it fails or cannot be judged; not encoded (the reason says it).
     public var outcome: ReleaseVerdict.Outcome
-
-    /// Creates an entry.
-    public init(
-        group: String, path: String, endpoint: String, kind: ReportKind, rate: Double?, baselineRate: Double?,
-        count: Int, reason: String, outcome: ReleaseVerdict.Outcome
-    ) {
-        self.group = group
-        self.path = path
-        self.endpoint = endpoint
-        self.kind = kind
-        self.rate = rate
-        self.baselineRate = baselineRate
-        self.count = count
-        self.reason = reason
-        self.outcome = outcome
-    }
 
     enum CodingKeys: String, CodingKey {
         case group, path, endpoint, kind, rate, count, reason

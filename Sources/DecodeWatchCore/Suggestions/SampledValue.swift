@@ -1,3 +1,4 @@
+import DecodeWatchWire
 import Foundation
 
 /// The value a report's redacted snippet shows at the failing field.
@@ -39,7 +40,7 @@ struct SampledValue: Sendable, Hashable {
             self = kind == .typeMismatch ? Self.found(in: message) : .absent
             return
         }
-        guard let value = try? JSONDecoder().decode(JSONSample.self, from: Data(text.utf8)) else {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
             self = Self.cut(text)
             return
         }
@@ -79,59 +80,25 @@ struct SampledValue: Sendable, Hashable {
     }
 }
 
-/// Any JSON value, decoded only as deep as a sample needs.
-private enum JSONSample: Decodable {
-    case null
-    case boolean(Bool)
-    case number(Double)
-    case string(String)
-    case array
-    case object([String: JSONSample])
-
-    init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            var members: [String: JSONSample] = [:]
-            for key in object.allKeys { members[key.stringValue] = try object.decode(JSONSample.self, forKey: key) }
-            self = .object(members)
-            return
-        }
-        if (try? decoder.unkeyedContainer()) != nil {
-            self = .array
-            return
-        }
-        let value = try decoder.singleValueContainer()
-        if value.decodeNil() {
-            self = .null
-        } else if let boolean = try? value.decode(Bool.self) {
-            self = .boolean(boolean)
-        } else if let number = try? value.decode(Double.self) {
-            self = .number(number)
-        } else {
-            self = .string(try value.decode(String.self))
-        }
-    }
-
-    var sampled: SampledValue {
+extension JSONValue {
+    /// What a sample says of this value.
+    fileprivate var sampled: SampledValue {
         switch self {
         case .null: return SampledValue(type: .null)
-        case .boolean(let value): return SampledValue(type: .boolean, scalar: String(value))
-        case .number(let value): return SampledValue(type: .number, scalar: Self.text(of: value), number: value)
+        case .bool(let value): return SampledValue(type: .boolean, scalar: String(value))
+        case .integer(let value): return .number(Double(value))
+        case .number(let value): return .number(value)
         case .string(let value): return SampledValue(type: .string, scalar: value)
         case .array: return SampledValue(type: .array)
         case .object: return SampledValue(type: .object)
         }
     }
+}
 
-    /// A number as JSON writes it: integers without a fraction.
-    private static func text(of number: Double) -> String {
-        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-        return String(number)
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+extension SampledValue {
+    /// A number, its text as JSON writes it: integers without a fraction.
+    fileprivate static func number(_ value: Double) -> SampledValue {
+        let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        return SampledValue(type: .number, scalar: text, number: value)
     }
 }

@@ -14,17 +14,6 @@ public struct Suggestion: Codable, Sendable, Hashable {
     /// A Markdown report for the backend team's issue tracker; only when the verdict is `backend_violates_spec`.
     @NullEncoded public var backendReport: String?
 
-    /// Creates a suggestion.
-    public init(
-        summary: String, remedy: SuggestionRemedy, received: SampledJSONType, swift: String?, backendReport: String?
-    ) {
-        self.summary = summary
-        self.remedy = remedy
-        self.received = received
-        self.swift = swift
-        self.backendReport = backendReport
-    }
-
     enum CodingKeys: String, CodingKey {
         case summary, remedy, received, swift
         case backendReport = "backend_report"

@@ -11,21 +11,9 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public let column: Int
     /// What is wrong, in words a person can act on, e.g. `trailing comma before '}'`.
     public let reason: String
+}
 
-    /// Creates an error from a position already known, e.g. to rebuild one that crossed a process boundary.
-    ///
-    /// - Parameters:
-    ///   - offset: the byte offset of the problem.
-    ///   - line: its 1-based line.
-    ///   - column: its 1-based column in bytes.
-    ///   - reason: what is wrong.
-    public init(offset: Int, line: Int, column: Int, reason: String) {
-        self.offset = offset
-        self.line = line
-        self.column = column
-        self.reason = reason
-    }
-
+extension JSONSyntaxError {
     /// Creates an error at `offset` in `bytes`, working out its line and column.
     ///
     /// The line is counted here, once, rather than while scanning, so that valid bodies pay nothing for it.

@@ -53,10 +53,4 @@ public struct EndpointCount: Sendable, Hashable {
     public var endpoint: String
     /// The count.
     public var count: Int
-
-    /// Creates an endpoint count.
-    public init(endpoint: String, count: Int) {
-        self.endpoint = endpoint
-        self.count = count
-    }
 }

@@ -24,7 +24,7 @@ struct IngestController<Context: RequestContext>: Sendable {
     @Sendable func ingest(request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         guard gate.enter() else {
-            metrics.refusedBatches.increment()
+            metrics.batches[.refused].increment()
             return try Self.closing(.ingestQueueFull(retryAfter: retryAfter), request, context)
         }
         defer { gate.leave() }
@@ -33,10 +33,10 @@ struct IngestController<Context: RequestContext>: Sendable {
             metrics.duration.record(duration: ContinuousClock.now - started)
             return response
         } catch let error as APIError where error.status == .tooManyRequests {
-            metrics.refusedBatches.increment()
+            metrics.batches[.refused].increment()
             return try Self.closing(error, request, context)
         } catch {
-            metrics.refusedBatches.increment()
+            metrics.batches[.refused].increment()
             throw error
         }
     }
@@ -57,8 +57,8 @@ struct IngestController<Context: RequestContext>: Sendable {
         if let key { try admit(app: key.app ?? "") }
         let (body, compressedBytes, source) = try await IngestBody.read(
             request, limits: validator.limits, timeout: readTimeout, keepingSource: keepsSource)
-        metrics.compressedBytes.increment(by: Int64(compressedBytes))
-        metrics.inflatedBytes.increment(by: Int64(body.count))
+        metrics.bytes[.compressed].increment(by: Int64(compressedBytes))
+        metrics.bytes[.inflated].increment(by: Int64(body.count))
         let batch: ValidatedBatch
         do {
             batch = try validator.validate(body, receivedAt: Date())
@@ -79,10 +79,10 @@ struct IngestController<Context: RequestContext>: Sendable {
         var aggregate = BatchAggregate(consume batch, redactor: redactor)
         aggregate.source = source
         answer.duplicate = try await commits.commit(aggregate) == .duplicate
-        (answer.duplicate ? metrics.duplicateBatches : metrics.storedBatches).increment()
+        metrics.batches[answer.duplicate ? .duplicate : .stored].increment()
         if !answer.duplicate {
-            metrics.acceptedReports.increment(by: Int64(answer.accepted))
-            metrics.rejectedReports.increment(by: Int64(answer.rejected.count))
+            metrics.reports[.accepted].increment(by: Int64(answer.accepted))
+            metrics.reports[.rejected].increment(by: Int64(answer.rejected.count))
         }
         context.logger.info(
             answer.duplicate ? "Duplicate batch ignored" : "Batch stored",

@@ -17,12 +17,8 @@ enum DashboardPage {
         let height: Int
         /// The count, for the hover title.
         let count: Int
-        /// Whether the bar has a height; empty bars are written without style or title, to keep pages small.
-        let visible: Bool
         /// Its position (for SVG charts).
         let x: Int
-        /// SVG y of the top of the bar, on a 0–100 scale.
-        let y: Int
     }
 
     /// Bars scaled to the tallest.
@@ -30,7 +26,7 @@ enum DashboardPage {
         let top = max(1, counts.max() ?? 1)
         return counts.enumerated().map { index, count in
             let height = count == 0 ? 0 : max(2, Int((Double(count) / Double(top) * 100).rounded()))
-            return Bar(height: height, count: count, visible: count > 0, x: index, y: 100 - height)
+            return Bar(height: height, count: count, x: index)
         }
     }
 
@@ -41,6 +37,13 @@ enum DashboardPage {
         return (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
             .replacingOccurrences(of: " ", with: "+")
     }
+
+    /// One choice of a filter's menu (`<option>`).
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
 }
 
 /// Bars are read by name without `Mirror`: a list page renders more than a thousand of them.
@@ -49,9 +52,11 @@ extension DashboardPage.Bar: MustacheParent {
         switch name {
         case "height": return height
         case "count": return count
-        case "visible": return visible
+        // Whether the bar has a height; empty bars are written without style or title, to keep pages small.
+        case "visible": return count > 0
         case "x": return x
-        case "y": return y
+        // SVG y of the top of the bar, on a 0–100 scale.
+        case "y": return 100 - height
         default: return nil
         }
     }

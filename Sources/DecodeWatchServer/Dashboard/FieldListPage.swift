@@ -1,7 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
-import Mustache
 
 /// `GET /`: the breaking fields of a window, one row per group, with tabs by status, filters, sort and pages.
 ///
@@ -104,7 +103,7 @@ struct FieldListPage: Sendable {
             let decision = selection.decisions[field.group]
             field.status = decision?.status(field.status) ?? field.status
             return FieldListView.Row(
-                field, muted: decision?.isMuted == true,
+                field: field, muted: decision?.isMuted == true,
                 bars: DashboardPage.bars(request.window.buckets(hourly[field.group] ?? [:], until: query.until)),
                 href: request.groupLink(field.group), now: now)
         }
@@ -168,57 +167,6 @@ struct FieldListView: Sendable {
         let current: Bool
     }
 
-    struct Option: Sendable {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
-    struct Row: Sendable {
-        let group: String
-        let href: String
-        let app: String
-        let endpoint: String
-        let path: String
-        let kind: String
-        let expected: String
-        let count: String
-        let installs: String
-        let rate: String
-        let bars: [DashboardPage.Bar]
-        let firstSeen: DashboardFormat.Time
-        let lastSeen: DashboardFormat.Time
-        let versions: String
-        let status: String
-        let muted: Bool
-        /// The contract verdict's name, label and reason, when the app has a contract.
-        let verdict: String?
-        let verdictLabel: String
-        let verdictReason: String
-
-        init(_ field: FieldSummary, muted: Bool, bars: [DashboardPage.Bar], href: String, now: Date) {
-            group = field.group
-            self.href = href
-            app = field.app
-            endpoint = field.endpoint
-            path = field.path
-            kind = field.kind.rawValue
-            expected = field.expected ?? "–"
-            count = DashboardFormat.count(field.count)
-            installs = DashboardFormat.count(field.installs)
-            rate = DashboardFormat.rate(field.rate)
-            self.bars = bars
-            firstSeen = DashboardFormat.time(field.firstSeen, now: now)
-            lastSeen = DashboardFormat.time(field.lastSeen, now: now)
-            versions = DashboardFormat.versions(field.versions)
-            status = field.status.rawValue
-            self.muted = muted
-            verdict = field.drift?.verdict.rawValue
-            verdictLabel = field.drift?.verdict.label ?? ""
-            verdictReason = field.drift?.reason ?? ""
-        }
-    }
-
     var tabs: [Tab] = []
     var rows: [Row] = []
     var error: String?
@@ -231,11 +179,11 @@ struct FieldListView: Sendable {
     let app: String
     let endpoint: String
     let version: String
-    let kinds: [Option]
+    let kinds: [DashboardPage.Option]
     /// "All environments" and every environment the store knows.
-    var environments: [Option] = []
-    let windows: [Option]
-    let sorts: [Option]
+    var environments: [DashboardPage.Option] = []
+    let windows: [DashboardPage.Option]
+    let sorts: [DashboardPage.Option]
     let sparkLabel: String
     /// Whether any filter or sort differs from the defaults: the filters then start unfolded on narrow screens.
     let filtersActive: Bool
@@ -250,14 +198,16 @@ struct FieldListView: Sendable {
         endpoint = request.endpoint ?? ""
         version = request.version ?? ""
         kinds =
-            [Option(value: "", label: "Any kind", selected: request.kind == nil)]
+            [DashboardPage.Option(value: "", label: "Any kind", selected: request.kind == nil)]
             + ReportKind.allCases.map {
-                Option(value: $0.rawValue, label: $0.rawValue, selected: request.kind == $0.rawValue)
+                DashboardPage.Option(value: $0.rawValue, label: $0.rawValue, selected: request.kind == $0.rawValue)
             }
         windows = DashboardWindow.allCases.map {
-            Option(value: $0.rawValue, label: $0.label, selected: $0 == request.window)
+            DashboardPage.Option(value: $0.rawValue, label: $0.label, selected: $0 == request.window)
         }
-        sorts = FieldListPage.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == request.sort) }
+        sorts = FieldListPage.sorts.map {
+            DashboardPage.Option(value: $0.0, label: $0.1, selected: $0.0 == request.sort)
+        }
         sparkLabel = request.window == .day ? "Last 24 h, hourly" : "Last \(request.window.rawValue), daily"
         let active = [
             request.app, request.endpoint, request.kind, request.version.map { "version \($0)" },
@@ -274,8 +224,8 @@ struct FieldListView: Sendable {
     mutating func offer(environments known: [String], chosen: String?) {
         let names = chosen.map { known.contains($0) ? known : (known + [$0]).sorted() } ?? known
         environments =
-            [Option(value: "", label: "All environments", selected: chosen == nil)]
-            + names.map { Option(value: $0, label: $0, selected: $0 == chosen) }
+            [DashboardPage.Option(value: "", label: "All environments", selected: chosen == nil)]
+            + names.map { DashboardPage.Option(value: $0, label: $0, selected: $0 == chosen) }
     }
 
     /// Whether there is nothing to list (stored: templates read stored properties only).
@@ -286,32 +236,4 @@ struct FieldListView: Sendable {
     let isAll: Bool
     /// The page title.
     let title = "Breaking fields"
-}
-
-/// Rows are read by name without `Mirror`, which costs more than the queries on a page of 50 rows.
-extension FieldListView.Row: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "group": return group
-        case "href": return href
-        case "app": return app
-        case "endpoint": return endpoint
-        case "path": return path
-        case "kind": return kind
-        case "expected": return expected
-        case "count": return count
-        case "installs": return installs
-        case "rate": return rate
-        case "bars": return bars
-        case "firstSeen": return firstSeen
-        case "lastSeen": return lastSeen
-        case "versions": return versions
-        case "status": return status
-        case "muted": return muted
-        case "verdict": return verdict
-        case "verdictLabel": return verdictLabel
-        case "verdictReason": return verdictReason
-        default: return nil
-        }
-    }
 }

@@ -79,11 +79,9 @@ struct GroupView: Sendable {
         let detail: String
     }
 
-    let id: String
+    /// The group as stored: its id, app, endpoint, path and latest sample.
+    let group: StoredGroup
     let title: String
-    let app: String
-    let endpoint: String
-    let path: String
     let kind: String
     let expected: String
     let count: String
@@ -96,7 +94,7 @@ struct GroupView: Sendable {
     let firstSeen: DashboardFormat.Time
     let lastSeen: DashboardFormat.Time
     let windowLabel: String
-    let windows: [FieldListView.Option]
+    let windows: [DashboardPage.Option]
     let bars: [DashboardPage.Bar]
     let chartWidth: Int
     let chartPeak: String
@@ -109,9 +107,6 @@ struct GroupView: Sendable {
     let listLink: String
     /// The environment filter, kept when the window changes.
     let environment: String?
-    let snippet: String?
-    let message: String?
-    let sampleType: String?
     let events: [Event]
     let hasEvents: Bool
     let jsonLink: String
@@ -127,11 +122,8 @@ struct GroupView: Sendable {
         versions: [VersionFailures], environments: [EnvironmentFailures], chosen: String?,
         bars: [DashboardPage.Bar], history: [GroupStatusEvent], now: Date
     ) {
-        id = group.id
+        self.group = group
         title = group.path
-        app = group.app
-        endpoint = group.endpoint
-        path = group.path
         kind = group.kind.rawValue
         expected = field?.expected ?? "–"
         count = DashboardFormat.count(field?.count ?? 0)
@@ -155,7 +147,7 @@ struct GroupView: Sendable {
         lastSeen = DashboardFormat.time(group.lastSeen, now: now)
         windowLabel = window.label
         windows = DashboardWindow.allCases.map {
-            FieldListView.Option(value: $0.rawValue, label: $0.label, selected: $0 == window)
+            DashboardPage.Option(value: $0.rawValue, label: $0.label, selected: $0 == window)
         }
         self.bars = bars
         chartWidth = bars.count
@@ -179,9 +171,6 @@ struct GroupView: Sendable {
         hasEnvironments = !environments.isEmpty
         listLink = chosen.map { "/?environment=\(DashboardPage.queryEscape($0))" } ?? "/"
         environment = chosen
-        snippet = group.sample.snippet
-        message = group.sample.message
-        sampleType = group.sample.type
         var events = history.map {
             Event(at: DashboardFormat.time($0.at, now: now), action: $0.action, detail: $0.detail ?? "")
         }

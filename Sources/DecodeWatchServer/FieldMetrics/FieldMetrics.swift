@@ -25,8 +25,7 @@ actor FieldMetrics: Service {
     let logger: Logger
     private let factory: any MetricsFactory
     /// `decodewatch_field_metrics_refreshes_total`: refreshes by outcome.
-    private let refreshed: Counter
-    private let failed: Counter
+    private let refreshes: CounterFamily<RunOutcome>
     /// The series now exposed, by group id.
     private var series: [String: FieldSeries] = [:]
 
@@ -41,9 +40,7 @@ actor FieldMetrics: Service {
         self.interval = interval
         self.factory = factory
         self.logger = logger
-        let refreshes = "decodewatch_field_metrics_refreshes_total"
-        refreshed = Counter(label: refreshes, dimensions: [("outcome", "ok")], factory: factory)
-        failed = Counter(label: refreshes, dimensions: [("outcome", "failed")], factory: factory)
+        refreshes = CounterFamily("decodewatch_field_metrics_refreshes_total", dimension: "outcome", factory: factory)
     }
 
     func run() async throws {
@@ -64,14 +61,14 @@ actor FieldMetrics: Service {
         } catch {
             // A refresh cut short by shutdown is no failure of the store.
             guard !Task.isCancelled else { return }
-            failed.increment()
+            refreshes[.failed].increment()
             logger.warning(
                 "Field metrics keep their last values: the breaking fields could not be read",
                 metadata: ["error": "\(error)"])
             return
         }
         show(fields)
-        refreshed.increment()
+        refreshes[.ok].increment()
     }
 
     /// Replaces the exposed series with those of `fields`, removing first the series of fields that left, so that a

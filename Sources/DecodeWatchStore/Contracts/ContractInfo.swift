@@ -23,28 +23,14 @@ public struct ContractInfo: Codable, Sendable, Hashable {
     /// How many operations it describes.
     public var operations: Int
 
-    /// Creates a record.
-    public init(
-        id: String, app: String, name: String, importedAt: Date, source: String?, openapi: String, title: String,
-        apiVersion: String, operations: Int
-    ) {
-        self.id = id
-        self.app = app
-        self.name = name
-        self.importedAt = importedAt
-        self.source = source
-        self.openapi = openapi
-        self.title = title
-        self.apiVersion = apiVersion
-        self.operations = operations
-    }
-
     enum CodingKeys: String, CodingKey {
         case id, app, name, source, openapi, title, operations
         case importedAt = "imported_at"
         case apiVersion = "api_version"
     }
+}
 
+extension ContractInfo {
     /// A record for a new import of a spec.
     public init(app: String, name: String, source: String?, spec: ContractSpec, at date: Date) {
         self.init(
@@ -60,10 +46,4 @@ public struct CurrentContract: Sendable {
     public var info: ContractInfo
     /// Its resolved document.
     public var spec: ContractSpec
-
-    /// Creates a pair.
-    public init(info: ContractInfo, spec: ContractSpec) {
-        self.info = info
-        self.spec = spec
-    }
 }

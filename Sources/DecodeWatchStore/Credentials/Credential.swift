@@ -41,24 +41,22 @@ public struct Credential: Sendable, Hashable, Codable {
     /// When it was revoked; a revoked credential is refused.
     public var revokedAt: Date?
 
-    /// Creates a credential record.
-    public init(
-        id: String, kind: CredentialKind, app: String? = nil, name: String? = nil, createdAt: Date,
-        lastUsedAt: Date? = nil, revokedAt: Date? = nil
-    ) {
-        self.id = id
-        self.kind = kind
-        self.app = app
-        self.name = name
-        self.createdAt = createdAt
-        self.lastUsedAt = lastUsedAt
-        self.revokedAt = revokedAt
-    }
-
     enum CodingKeys: String, CodingKey {
         case id, kind, app, name
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
         case revokedAt = "revoked_at"
+    }
+}
+
+extension Credential {
+    /// A new credential with a fresh id of its kind (``CredentialSecret/makeID(kind:)``), never used nor revoked.
+    /// - Parameters:
+    ///   - kind: what it allows.
+    ///   - app: the app an ingest key sends for; `nil` for read tokens.
+    ///   - name: a name chosen by the operator.
+    ///   - createdAt: when it is created.
+    public init(kind: CredentialKind, app: String?, name: String?, createdAt: Date) {
+        self.init(id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name, createdAt: createdAt)
     }
 }

@@ -109,9 +109,10 @@ extension SQLStore {
             guard let counts = results[0].first, let exact = results[1].first else {
                 throw StoreError(.unavailable, "The database returned no totals.")
             }
-            let totals = DigestWindowTotals(
+            let totals: DigestWindowTotals = (
                 count: try counts.count("total"), groups: try counts.count("groups"),
-                installs: try exact.count("installs"), endpoints: try counts.count("endpoints"))
+                installs: try exact.count("installs"), endpoints: try counts.count("endpoints")
+            )
             guard !results[2].isEmpty else { return .done(totals) }
             return .run(hashes) { hashes in
                 var estimated = totals

@@ -134,7 +134,10 @@ actor DeferredApplier {
                 } catch {
                     logger.error(
                         "An acknowledged batch no longer decodes and is dropped",
-                        metadata: ["app.id": "\(entry.appID)", "batch.id": "\(entry.batchID)", "error": "\(error)"])
+                        metadata: [
+                            "app.id": "\(entry.identity.app)", "batch.id": "\(entry.identity.batch)",
+                            "error": "\(error)",
+                        ])
                     unreadable.append(entry.seq)
                 }
             }

@@ -15,8 +15,8 @@ final class PendingLog: Sendable {
     struct Entry: Sendable {
         /// Its place in the log: later batches have larger numbers.
         let seq: Int64
-        let appID: String
-        let batchID: String
+        /// Its app and batch id.
+        let identity: BatchIdentity
         let receivedAt: Date
         let source: BatchSource
     }
@@ -58,7 +58,8 @@ final class PendingLog: Sendable {
                     )
                     """)
             try db.execute(
-                sql: "CREATE TABLE IF NOT EXISTS readiness_checks (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL)")
+                sql: "CREATE TABLE IF NOT EXISTS readiness_checks (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL)"
+            )
         }
     }
 
@@ -131,7 +132,7 @@ final class PendingLog: Sendable {
         try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM pending ORDER BY seq").map { row in
                 Entry(
-                    seq: row["seq"], appID: row["app_id"], batchID: row["batch_id"],
+                    seq: row["seq"], identity: BatchIdentity(app: row["app_id"], batch: row["batch_id"]),
                     receivedAt: Date(milliseconds: row["received_at"]),
                     source: BatchSource(
                         body: row["body"], encoding: BatchSource.Encoding(rawValue: row["encoding"]) ?? .identity))

@@ -54,11 +54,11 @@ struct AlertEvaluator: Sendable {
                     claimed.append(Claimed(alert: alert, token: token))
                 }
             }
-            metrics?.evaluations.increment()
+            metrics?.evaluations[.ok].increment()
             metrics?.evaluationDuration.record(duration: ContinuousClock.now - started)
             return claimed
         } catch {
-            metrics?.failedEvaluations.increment()
+            metrics?.evaluations[.failed].increment()
             throw error
         }
     }
@@ -82,12 +82,12 @@ struct AlertEvaluator: Sendable {
                     "Alert delivery attempt failed; retrying",
                     metadata: metadata.merging(["webhook.attempt": "\(attempt)", "error": "\(problem)"]) { a, _ in a })
             }
-            metrics?.delivered.increment()
+            metrics?.deliveries[.delivered].increment()
             logger.notice(
                 "Alert delivered", metadata: metadata.merging(["webhook.attempts": "\(attempts)"]) { a, _ in a })
             return true
         } catch {
-            metrics?.failed.increment()
+            metrics?.deliveries[.failed].increment()
             logger.error("Alert delivery failed", metadata: metadata.merging(["error": "\(error)"]) { a, _ in a })
             do { try await store.releaseAlerts(rule: alert.rule.id, token: claimed.token) } catch {
                 logger.error("Cannot release the claims of an undelivered alert", metadata: ["error": "\(error)"])

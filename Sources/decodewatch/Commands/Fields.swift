@@ -11,33 +11,27 @@ extension DecodeWatchCommand {
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case table, json, csv
+
+            /// A document of breaking fields (`fields`, `drift`) in this format: JSON as the collector answers it,
+            /// else as `table` or `csv` writes it.
+            func render<Document: Encodable>(
+                _ document: Document, table: (Document) -> String, csv: (Document) -> String
+            ) -> String {
+                switch self {
+                case .json: return (try? CommandJSON.render(document)) ?? "\n"
+                case .csv: return csv(document)
+                case .table: return table(document)
+                }
+            }
         }
 
         @OptionGroup var source: SourceOptions
-        @Option(help: "Only this app id.") var app: String?
-        @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
-        @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind:
-            String?
-        @Option(help: "Only this app version's reports, with rates over its own decodes.") var version: String?
-        @Option(help: "Only this environment's reports (production, staging, debug, …), with rates over its decodes.")
-        var environment: String?
-        @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
-        var since: String?
-        @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
+        @OptionGroup var filters: FieldFilterOptions
         @Option(help: "Most groups shown (1–\(FieldsQuery.maxLimit)).") var limit = FieldsQuery.defaultLimit
         @Option(help: "Output format: table, json or csv.") var format: Format = .table
 
         func run() async throws {
-            let query: FieldsQuery
-            do {
-                query = try FieldsQuery.parse(
-                    app: app, endpoint: endpoint, kind: kind, version: version, environment: environment, since: since,
-                    until: until,
-                    limit: String(limit),
-                    now: Date())
-            } catch {
-                throw ValidationError(error.message)
-            }
+            let query = try filters.query(limit: limit, now: Date())
             // Statuses with decisions applied (resolved in the next version) and contract verdicts, as
             // `GET /v1/fields` answers them.
             let summary: FieldsSummary
@@ -47,11 +41,7 @@ extension DecodeWatchCommand {
             case .collector(let collector):
                 summary = try await collector.get(
                     FieldsSummary.self, "/v1/fields",
-                    query: [
-                        "app": app, "endpoint": endpoint, "kind": kind, "version": version, "environment": environment,
-                        "since": since,
-                        "until": until, "limit": String(limit),
-                    ])
+                    query: filters.collectorQuery(limit: limit))
             }
             print(FieldsRenderer.render(summary, as: format), terminator: "")
         }

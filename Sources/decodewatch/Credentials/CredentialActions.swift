@@ -14,8 +14,7 @@ enum CredentialActions {
     /// capture it) and what to do with it on standard error.
     static func create(kind: CredentialKind, app: String?, name: String?, store: StoreOptions) async throws {
         let secret = CredentialSecret(kind: kind)
-        let credential = Credential(
-            id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name, createdAt: Date())
+        let credential = Credential(kind: kind, app: app, name: name, createdAt: Date())
         try await store.withStore(creating: true) { try await $0.insertCredential(credential, secretHash: secret.hash) }
         print(secret.value)
         let what =

@@ -44,18 +44,6 @@ struct DigestJob: Sendable {
         case inProgress(since: Date)
     }
 
-    /// The `digest_runs` key of the webhook delivery; the URL is hashed because webhook URLs are secrets. The app
-    /// and the environment are part of it, so that the digests of two apps or two environments sent to one webhook
-    /// for one period are each delivered once; a digest of every environment keeps the key it had before
-    /// environments existed.
-    static func destination(webhook: URL, app: String?, environment: String? = nil) -> String {
-        var hash = FNV1a()
-        hash.combine(webhook.absoluteString)
-        let id = String(hash.value, radix: 16)
-        return "webhook:" + String(repeating: "0", count: 16 - id.count) + id + (app.map { ";app=\($0)" } ?? "")
-            + (environment.map { ";environment=\($0)" } ?? "")
-    }
-
     /// Runs once.
     /// - Parameters:
     ///   - store: the store.
@@ -96,8 +84,7 @@ struct DigestJob: Sendable {
     private func deliver(
         _ digest: DecodeWatchCore.Digest, via webhook: WebhookSender, store: any DigestStore, now: Date, logger: Logger
     ) async throws -> Delivery {
-        let key = DigestRunKey(
-            period: period, destination: Self.destination(webhook: webhook.url, app: app, environment: environment))
+        let key = DigestRunKey(period: period, webhook: webhook.url, app: app, environment: environment)
         let token = UUID().uuidString
         let metadata: Logger.Metadata = [
             "digest.since": "\(RFC3339.string(from: period.since))",

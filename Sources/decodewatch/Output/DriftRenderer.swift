@@ -4,15 +4,7 @@ import Foundation
 /// Renders a drift report as a table (three lines per group), JSON or CSV, like ``FieldsRenderer``.
 enum DriftRenderer {
     static func render(_ report: DriftReport, as format: DecodeWatchCommand.Fields.Format) -> String {
-        switch format {
-        case .json: return json(report)
-        case .csv: return csv(report)
-        case .table: return table(report)
-        }
-    }
-
-    static func json(_ report: DriftReport) -> String {
-        (try? CommandJSON.render(report)) ?? "\n"
+        format.render(report, table: table, csv: csv)
     }
 
     static func table(_ report: DriftReport) -> String {

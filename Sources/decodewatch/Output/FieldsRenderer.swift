@@ -4,15 +4,7 @@ import Foundation
 /// Renders the breaking-fields summary as an 80-column table, JSON (docs/api.md#breaking-fields) or CSV.
 enum FieldsRenderer {
     static func render(_ summary: FieldsSummary, as format: DecodeWatchCommand.Fields.Format) -> String {
-        switch format {
-        case .json: return json(summary)
-        case .csv: return csv(summary)
-        case .table: return table(summary)
-        }
-    }
-
-    static func json(_ summary: FieldsSummary) -> String {
-        (try? CommandJSON.render(summary)) ?? "\n"
+        format.render(summary, table: table, csv: csv)
     }
 
     /// Three lines per group: the id and numbers, then where it breaks, then the kind and details; each cut to

@@ -91,7 +91,7 @@ struct TestCollector {
     func createCredential(_ kind: CredentialKind, app: String? = nil) async throws -> (String, Credential) {
         let secret = CredentialSecret(kind: kind)
         let credential = Credential(
-            id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: "test", createdAt: Date())
+            kind: kind, app: app, name: "test", createdAt: Date())
         try await store.insertCredential(credential, secretHash: secret.hash)
         return (secret.value, credential)
     }
