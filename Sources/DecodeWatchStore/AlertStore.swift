@@ -20,9 +20,9 @@ public protocol AlertStore: GroupActionStore {
     /// - Throws: ``StoreError`` `notFound` when no rule has that id.
     func removeAlertRule(id: String) async throws
 
-    /// Whether any client reported decode counts for an app and endpoint (or any, for `nil`), ever kept:
-    /// rate rules need them.
-    func hasDecodeCounts(app: String?, endpoint: String?) async throws -> Bool
+    /// Whether any client reported decode counts for an app, endpoint and environment (or any, for `nil`), ever
+    /// kept: rate rules need them.
+    func hasDecodeCounts(app: String?, endpoint: String?, environment: String?) async throws -> Bool
 
     /// Every group with failures in each window `[until − window, until)`, most failures first, with count,
     /// rate and lifecycle; without samples, versions or installs, which are read for the listed few only.

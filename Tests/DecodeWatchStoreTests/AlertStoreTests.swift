@@ -41,16 +41,24 @@ struct AlertStoreTests {
         }
     }
 
-    @Test("decode counts are known per app and endpoint once a client reports them", arguments: StoreBackend.allCases)
+    @Test(
+        "decode counts are known per app, endpoint and environment once a client reports them",
+        arguments: StoreBackend.allCases)
     func decodeCounts(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
-            #expect(try await fixture.store.hasDecodeCounts(app: nil, endpoint: nil) == false)
-            try await fixture.send(decodes: ["GET /v2/posts": 100])
-            #expect(try await fixture.store.hasDecodeCounts(app: nil, endpoint: nil))
-            #expect(try await fixture.store.hasDecodeCounts(app: "com.example.shop", endpoint: "GET /v2/posts"))
+            let store = fixture.store
+            #expect(try await store.hasDecodeCounts(app: nil, endpoint: nil, environment: nil) == false)
+            try await fixture.send(decodes: ["GET /v2/posts": 100], environment: "staging")
+            #expect(try await store.hasDecodeCounts(app: nil, endpoint: nil, environment: nil))
             #expect(
-                try await fixture.store.hasDecodeCounts(app: "com.example.shop", endpoint: "GET /v2/users") == false)
-            #expect(try await fixture.store.hasDecodeCounts(app: "com.example.other", endpoint: nil) == false)
+                try await store.hasDecodeCounts(app: "com.example.shop", endpoint: "GET /v2/posts", environment: nil))
+            #expect(
+                try await store.hasDecodeCounts(app: "com.example.shop", endpoint: "GET /v2/users", environment: nil)
+                    == false)
+            #expect(try await store.hasDecodeCounts(app: "com.example.other", endpoint: nil, environment: nil) == false)
+            #expect(try await store.hasDecodeCounts(app: nil, endpoint: "GET /v2/posts", environment: "staging"))
+            // A rate rule watching production has nothing to divide by while only staging reports decodes.
+            #expect(try await store.hasDecodeCounts(app: nil, endpoint: nil, environment: "production") == false)
         }
     }
 

@@ -15,6 +15,7 @@ struct AlertCommandTests {
             (["--when", "rate-above:0"], "must be a percentage above 0 and at most 100"),
             (["--when", "rate-above:150"], "must be a percentage above 0 and at most 100"),
             (["--when", "rate-above:5"], "needs decode counts, and no client has reported any"),
+            (["--when", "rate-above:5", "--environment", "staging"], "no client has reported any in staging"),
             (["--when", "count-above:many"], "must be a whole number"),
             (["--when", "sometimes"], "is unknown; use new, regressed, count-above:N or rate-above:P"),
             (["--when", "new", "--kind", "oops"], "--kind 'oops' is unknown"),

@@ -47,10 +47,10 @@ extension SQLStore {
         try await perform(step, access: .write)
     }
 
-    public func hasDecodeCounts(app: String?, endpoint: String?) async throws -> Bool {
+    public func hasDecodeCounts(app: String?, endpoint: String?, environment: String?) async throws -> Bool {
         var filters = ""
         var arguments: [SQLValue] = []
-        for (column, value) in [("app_id", app), ("endpoint", endpoint)] {
+        for (column, value) in [("app_id", app), ("endpoint", endpoint), ("environment", environment)] {
             guard let value else { continue }
             arguments.append(.text(value))
             filters += " AND \(column) = \(dialect.parameter(arguments.count))"
@@ -58,8 +58,12 @@ extension SQLStore {
         let any = { (table: String) in
             "(SELECT COUNT(*) FROM (SELECT 1 FROM \(table) WHERE count > 0\(filters) LIMIT 1) t)"
         }
+        // Decodes are kept per environment only with their version; without a filter, the totals also hold
+        // what was reported before versions were kept.
+        let tables = environment == nil ? \Rollup.endpointCounts : \Rollup.endpointVersionCounts
         let statement = SQLStatement(
-            "SELECT \(any(Rollup.hour.endpointCounts)) + \(any(Rollup.minute.endpointCounts)) AS present", arguments)
+            "SELECT \(any(Rollup.hour[keyPath: tables])) + \(any(Rollup.minute[keyPath: tables])) AS present",
+            arguments)
         return try await perform(.fetch(statement) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
     }
 

@@ -60,12 +60,13 @@ extension DecodeWatchCommand.Alerts {
             let rule = try draft.validate()
             try await store.withStore(creating: true) { store in
                 if rule.condition.needsDecodes,
-                    try await !store.hasDecodeCounts(app: rule.app, endpoint: rule.endpoint)
+                    try await !store.hasDecodeCounts(
+                        app: rule.app, endpoint: rule.endpoint, environment: rule.environment)
                 {
                     let scope = [rule.app, rule.endpoint].compactMap { $0 }.joined(separator: " ")
                     throw QueryError(
                         "--when \(rule.condition) needs decode counts, and no client has reported any"
-                            + (scope.isEmpty ? "" : " for \(scope)")
+                            + (scope.isEmpty ? "" : " for \(scope)") + (rule.environment.map { " in \($0)" } ?? "")
                             + "; send them with the SDK's decode counting (the batch's `decodes`), "
                             + "or use --when count-above:N.")
                 }
