@@ -67,7 +67,7 @@ outcome() { # NAME: batches so far with that outcome
 
 # overload LABEL BINARY: the four phases for one collector binary.
 overload() {
-    binary=$2
+    local binary=$2 # serve() starts this one; the global binary stays the one measured last
     echo "== $1 1. Capacity: $seconds s, 32 connections"
     serve "$work/overload.sqlite"
     echo "RSS after start: $(memory)"

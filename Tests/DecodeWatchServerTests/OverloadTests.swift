@@ -62,7 +62,8 @@ struct OverloadTests {
         }
     }
 
-    @Test("a batch refused while the queue is full gets 429, Retry-After and Connection: close without sending its body")
+    @Test(
+        "a batch refused while the queue is full gets 429, Retry-After and Connection: close without sending its body")
     func refusalNeedsNoBody() async throws {
         try await Self.withFullQueue { collector, _ in
             // Only the head: the answer comes without the 100 KB it announces, and the collector closes the connection.
@@ -74,6 +75,30 @@ struct OverloadTests {
             #expect(head.contains("connection: close"))
             #expect(head.contains("retry-after: 5"))
             #expect(refused.response.contains(#"{"error":{"code":"ingest_queue_full","message":"#))
+        }
+    }
+
+    @Test("a refused batch is answered after a hold within Retry-After, not at once")
+    func refusalIsHeld() async throws {
+        try await Self.withFullQueue { collector, _ in
+            let refused = try RawHTTP.exchange(port: collector.port, try Self.request(), halfClose: false, timeout: 20)
+            #expect(refused.status == 429, "answered \(refused.response)")
+            // Retry-After is 5 s: the hold is between 1.5 s and 3 s, so a client retrying at once comes back slowly.
+            #expect(refused.seconds >= 1.4 && refused.seconds <= 4, "answered after \(refused.seconds) s")
+        }
+    }
+
+    @Test("batches pipelined on one connection are each stored and answered in order")
+    func pipelinedBatchesAreStored() async throws {
+        try await TestCollector.run(ServerConfiguration(port: 0, maxConcurrentIngests: 1)) { collector in
+            let exchange = try RawHTTP.exchange(
+                port: collector.port,
+                try Self.request() + Self.request()
+                    + Array(
+                        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8) + Self.request())
+            let statuses = exchange.response.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(statuses == ["202", "202", "200", "202"], "answered \(exchange.response)")
+            #expect(try await collector.fields().fields.reduce(0) { $0 + $1.count } == 3)
         }
     }
 
@@ -107,7 +132,9 @@ struct OverloadTests {
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-            let summary = answers.map { "\($0?.status.map(String.init) ?? "none") \($0?.closed == true ? "closed" : "open")" }
+            let summary = answers.map {
+                "\($0?.status.map(String.init) ?? "none") \($0?.closed == true ? "closed" : "open")"
+            }
             #expect(
                 summary.allSatisfy { $0 == "429 closed" },
                 "\(Dictionary(summary.map { ($0, 1) }, uniquingKeysWith: +))")

@@ -23,11 +23,6 @@ struct IngestController<Context: RequestContext>: Sendable {
 
     @Sendable func ingest(request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        guard gate.enter() else {
-            metrics.batches[.refused].increment()
-            return try Self.closing(.ingestQueueFull(retryAfter: retryAfter), request, context)
-        }
-        defer { gate.leave() }
         do {
             let response = try await process(request, context: context)
             metrics.duration.record(duration: ContinuousClock.now - started)

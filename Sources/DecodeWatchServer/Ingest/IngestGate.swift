@@ -32,14 +32,6 @@ final class IngestGate: Sendable {
         return true
     }
 
-    /// Whether ``enter()`` would fail now; read on the event loops to refuse a batch before its body arrives.
-    var isFull: Bool { inFlight.load(ordering: .relaxed) >= maxConcurrent }
-
-    /// Counts a batch refused before it reached ``enter()`` (``IngestRefusalHandler``).
-    func noteRefused() {
-        requests.add(1, ordering: .relaxed)
-    }
-
     /// Batches that asked for a place so far, let in or not: it changes while ingest is busy.
     var activity: Int { requests.load(ordering: .relaxed) }
 

@@ -5,15 +5,24 @@ import NIOCore
 import NIOHTTPTypes
 import Synchronization
 
-/// Answers 429 to a batch on the event loop as soon as its request head arrives while the ingest queue is full,
-/// and closes each connection whose answer says `Connection: close` once that answer is written.
+/// Keeps the ingest queue: a batch takes its place on the event loop as soon as its request head arrives and gives
+/// it back once its answer is written; while the queue is full a batch is answered 429 from here. It also closes
+/// each connection whose answer says `Connection: close` once that answer is written.
 ///
 /// Under a retry storm a refusal that went through the router took a task on the cooperative pool, where the
 /// batches being stored are read, inflated and validated, and its body was then read and dropped so that the
 /// connection could carry the next request: with 1,024 connections retrying at once, refusals took the CPU and the
 /// collector stored 12 % of its capacity. Refused here, a batch costs the parsing of its head and a constant answer;
-/// its body is never handed on, and its connection is closed, so a client that retries at once pays for a new
-/// connection, as behind Envoy's overload manager or nginx's `limit_conn`.
+/// its body is never read, and its connection is closed, so a client that retries at once pays for a new
+/// connection, as behind Envoy's overload manager or nginx's `limit_conn`. Its place is taken here too, not later
+/// in the router: heads that found the queue with room while the router had not yet let earlier ones in were half
+/// of a storm's refusals, each through the router.
+///
+/// A refused batch's answer waits a while (``IngestRefusal/holdTime()``, within what `Retry-After` asks the client to
+/// wait anyway), and nothing is read from its connection meanwhile: a client that retries at once comes back every
+/// few seconds instead of as fast as the collector can refuse it, and its connection waits open, costing nothing,
+/// instead of in the listen backlog, where a probe's connection would queue behind it. The waits are spread at
+/// random, so that the clients of one storm do not all come back at the same moment.
 ///
 /// A connection is closed as nginx's lingering close does it: the answer is written, the sending half shut, and
 /// what the client still sends is dropped until it closes or ``lingerTime`` passes. Closing at once with unread
@@ -28,14 +37,20 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     static let lingerTime = TimeAmount.seconds(2)
 
     private let refusal: IngestRefusal
-    /// Requests handed on whose answer is not written yet: while one is, an answer from here would come first.
-    private var inProgress = 0
+    /// For each request handed on whose answer is not written yet, in order: whether it holds a place in the ingest
+    /// queue. While one is in progress, an answer from here would come first.
+    private var inProgress: [Bool] = []
+    /// What arrived after a batch's head that came while another request was in progress (HTTP pipelining): handed
+    /// on once that request is answered, when there is room for the batch; nothing more is read meanwhile.
+    private var deferred: [NIOAny]?
     /// Whether the answer being written says `Connection: close`.
     private var closesAfterAnswer = false
     /// Whether the connection is closing: nothing more it sends is handed on.
     private var closing = false
     private var inputClosed = false
     private var lingering: Scheduled<Void>?
+    /// The refusal of a batch that waits out its hold.
+    private var holding: Scheduled<Void>?
 
     init(refusal: IngestRefusal) {
         self.refusal = refusal
@@ -43,13 +58,28 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
-        if case .head(let head) = unwrapInboundIn(data) {
-            if inProgress == 0, refusal.gate.isFull, IngestRefusal.isIngest(head) {
-                refuse(context: context)
-                return
-            }
-            inProgress += 1
+        if deferred != nil {
+            deferred?.append(data)
+            return
         }
+        guard case .head(let head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        guard IngestRefusal.isIngest(head) else {
+            inProgress.append(false)
+            context.fireChannelRead(data)
+            return
+        }
+        guard inProgress.isEmpty else {
+            deferred = [data]
+            return
+        }
+        guard refusal.gate.enter() else {
+            hold(context: context)
+            return
+        }
+        inProgress.append(true)
         context.fireChannelRead(data)
     }
 
@@ -60,7 +90,10 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .body:
             break
         case .end:
-            inProgress -= 1
+            if !inProgress.isEmpty, inProgress.removeFirst() { refusal.gate.leave() }
+            if inProgress.isEmpty, deferred != nil {
+                context.eventLoop.assumeIsolated().execute { self.handOnDeferred(context: context) }
+            }
             if closesAfterAnswer {
                 closing = true
                 let written = promise ?? context.eventLoop.makePromise()
@@ -73,7 +106,7 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed, closing {
+        if let event = event as? ChannelEvent, event == .inputClosed, closing || deferred != nil {
             inputClosed = true
             if lingering != nil { context.close(promise: nil) }
             return
@@ -88,20 +121,59 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        leaveAll()
+        holding?.cancel()
+        holding = nil
         lingering?.cancel()
         lingering = nil
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        leaveAll()
+        holding?.cancel()
+        holding = nil
         lingering?.cancel()
         lingering = nil
     }
 
-    private func refuse(context: ChannelHandlerContext) {
+    /// Hands on what waited for the request before it to be answered, as if it arrived now, and reads on.
+    private func handOnDeferred(context: ChannelHandlerContext) {
+        guard inProgress.isEmpty, let parts = deferred else { return }
+        deferred = nil
+        for part in parts { channelRead(context: context, data: part) }
+        // The async channel behind hands on what it was given at the end of a read.
+        context.fireChannelReadComplete()
+        guard deferred == nil, !closing else { return }
+        // The client closed its sending half after what was deferred: the router learns it now, after those parts.
+        if inputClosed { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
+        context.read()
+    }
+
+    /// Gives back the places of the batches whose answers will not be written.
+    private func leaveAll() {
+        for admitted in inProgress where admitted { refusal.gate.leave() }
+        inProgress = []
+        deferred = nil
+    }
+
+    /// Refuses the batch after ``IngestRefusal/holdTime()``, reading nothing from its connection meanwhile.
+    private func hold(context: ChannelHandlerContext) {
         closing = true
+        holding = context.eventLoop.assumeIsolated().scheduleTask(in: refusal.holdTime()) {
+            self.holding = nil
+            self.refuse(context: context)
+            context.read()
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard holding == nil, deferred == nil else { return }
+        context.read()
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
         refusal.refused.increment()
-        refusal.gate.noteRefused()
         context.write(wrapOutboundOut(.head(refusal.head())), promise: nil)
         context.write(wrapOutboundOut(.body(refusal.body)), promise: nil)
         let written = context.eventLoop.makePromise(of: Void.self)
@@ -129,6 +201,10 @@ struct IngestRefusal: Sendable {
     let refused: Counter
     let fields: HTTPFields
     let body: ByteBuffer
+    /// The shortest and longest hold of a refusal, in nanoseconds.
+    let holds: ClosedRange<Int64>
+    /// Longest hold of a refusal, when `Retry-After` is longer.
+    static let maxHold = TimeAmount.seconds(3)
 
     /// - Parameters:
     ///   - gate: whose queue decides.
@@ -148,6 +224,14 @@ struct IngestRefusal: Sendable {
             .contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count),
             .retryAfter: String(retryAfter), .connection: "close", .server: serverName,
         ]
+        let longest = min(Self.maxHold, .seconds(Int64(max(0, retryAfter)))).nanoseconds
+        holds = longest / 2...longest
+    }
+
+    /// How long a refusal waits before it is written: between half of `Retry-After` (at most ``maxHold``) and all
+    /// of it, at random.
+    func holdTime() -> TimeAmount {
+        .nanoseconds(Int64.random(in: holds))
     }
 
     /// The answer's head, dated now (RFC 9110 §6.6.1: an origin server with a clock dates its 4xx answers).
