@@ -116,15 +116,6 @@ struct IngestController<Context: RequestContext>: Sendable {
     }
 }
 
-extension APIError {
-    /// The 429 of a full ingest queue; ``IngestRefusalHandler`` gives the same before a request reaches the router.
-    static func ingestQueueFull(retryAfter: Int) -> APIError {
-        APIError(
-            .tooManyRequests, "ingest_queue_full",
-            "The collector's ingest queue is full; retry after \(retryAfter) seconds.", retryAfter: retryAfter)
-    }
-}
-
 /// The 202 body of docs/wire-format.md#answers. A duplicate gets the same numbers as the first delivery, so a client
 /// that lost the first answer learns what was stored.
 struct IngestAnswer: Codable, Sendable {

@@ -1,9 +1,6 @@
-import Foundation
 import Hummingbird
-import Metrics
 import NIOCore
 import NIOHTTPTypes
-import Synchronization
 
 /// Keeps the ingest queue: a batch takes its place on the event loop as soon as its request head arrives and gives
 /// it back once its answer is written; while the queue is full a batch is answered 429 from here. It also closes
@@ -192,84 +189,5 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
         lingering = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTime) {
             context.close(promise: nil)
         }
-    }
-}
-
-/// The answer ``IngestRefusalHandler`` gives a batch while the ingest queue is full, made once.
-struct IngestRefusal: Sendable {
-    let gate: IngestGate
-    let refused: Counter
-    let fields: HTTPFields
-    let body: ByteBuffer
-    /// The shortest and longest hold of a refusal, in nanoseconds.
-    let holds: ClosedRange<Int64>
-    /// Longest hold of a refusal, when `Retry-After` is longer.
-    static let maxHold = TimeAmount.seconds(3)
-
-    /// - Parameters:
-    ///   - gate: whose queue decides.
-    ///   - refused: counts the batches refused.
-    ///   - retryAfter: seconds for `Retry-After`.
-    ///   - serverName: the `Server` header the router's answers carry.
-    init(gate: IngestGate, refused: Counter, retryAfter: Int, serverName: String) {
-        self.gate = gate
-        self.refused = refused
-        let error = APIError.ingestQueueFull(retryAfter: retryAfter)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // The error body of APIError: two strings in a dictionary always encode.
-        let bytes = (try? encoder.encode(["error": ["code": error.code, "message": error.message]])) ?? Data()
-        body = ByteBuffer(bytes: bytes)
-        fields = [
-            .contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count),
-            .retryAfter: String(retryAfter), .connection: "close", .server: serverName,
-        ]
-        let longest = min(Self.maxHold, .seconds(Int64(max(0, retryAfter)))).nanoseconds
-        holds = longest / 2...longest
-    }
-
-    /// How long a refusal waits before it is written: between half of `Retry-After` (at most ``maxHold``) and all
-    /// of it, at random.
-    func holdTime() -> TimeAmount {
-        .nanoseconds(Int64.random(in: holds))
-    }
-
-    /// The answer's head, dated now (RFC 9110 §6.6.1: an origin server with a clock dates its 4xx answers).
-    func head() -> HTTPResponse {
-        var fields = fields
-        fields[.date] = HTTPDate.now()
-        return HTTPResponse(status: .tooManyRequests, headerFields: fields)
-    }
-
-    /// Whether a request is a batch sent to `POST /v1/reports`.
-    static func isIngest(_ head: HTTPRequest) -> Bool {
-        guard head.method == .post, let path = head.path, path.hasPrefix("/v1/reports") else { return false }
-        let rest = path.dropFirst("/v1/reports".count)
-        return rest.isEmpty || rest.first == "?"
-    }
-}
-
-/// The current time as an HTTP date (RFC 9110 §5.6.7), made once a second.
-enum HTTPDate {
-    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
-    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    static func now() -> String {
-        let second = Int(Date().timeIntervalSince1970)
-        return cache.withLock { cache in
-            if cache.second != second { cache = (second, format(second)) }
-            return cache.text
-        }
-    }
-
-    static func format(_ second: Int) -> String {
-        var time = time_t(second)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }
