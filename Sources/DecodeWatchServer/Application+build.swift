@@ -50,7 +50,6 @@ public func buildApplication(
         redactor: redactor,
         gate: gate,
         metrics: metrics,
-        retryAfter: configuration.retryAfterSeconds,
         readTimeout: configuration.readTimeout,
         keepsSource: logsBatches
     ).addRoutes(to: router)

@@ -102,6 +102,19 @@ struct OverloadTests {
         }
     }
 
+    @Test("a batch pipelined behind a probe while the queue is full is answered 429 after the probe's 200")
+    func pipelinedBatchIsRefusedInOrder() async throws {
+        try await Self.withFullQueue { collector, _ in
+            let exchange = try RawHTTP.exchange(
+                port: collector.port,
+                Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8) + Self.request(), halfClose: false,
+                timeout: 20)
+            let statuses = exchange.response.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+            #expect(statuses == ["200", "429"], "answered \(exchange.response)")
+            #expect(exchange.closed, "the connection stayed open")
+        }
+    }
+
     @Test("probes and reads answer while the ingest queue is full")
     func probesAnswerWhenFull() async throws {
         try await Self.withFullQueue { collector, _ in

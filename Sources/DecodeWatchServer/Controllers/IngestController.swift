@@ -12,7 +12,6 @@ struct IngestController<Context: RequestContext>: Sendable {
     let redactor: Redactor
     let gate: IngestGate
     let metrics: IngestMetrics
-    let retryAfter: Int
     let readTimeout: Duration
     /// Whether the store logs each batch as received before acknowledging it (``BatchAggregate/source``).
     let keepsSource: Bool

@@ -34,9 +34,11 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     static let lingerTime = TimeAmount.seconds(2)
 
     private let refusal: IngestRefusal
-    /// For each request handed on whose answer is not written yet, in order: whether it holds a place in the ingest
-    /// queue. While one is in progress, an answer from here would come first.
-    private var inProgress: [Bool] = []
+    /// Requests handed on whose answer is not written yet: while one is, an answer from here would come first.
+    private var inProgress = 0
+    /// Whether the first of them is a batch holding a place in the ingest queue. A batch is handed on only when no
+    /// other request is in progress, so it is always the first, and the next answer written is its own.
+    private var holdsPlace = false
     /// What arrived after a batch's head that came while another request was in progress (HTTP pipelining): handed
     /// on once that request is answered, when there is room for the batch; nothing more is read meanwhile.
     private var deferred: [NIOAny]?
@@ -64,11 +66,11 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
             return
         }
         guard IngestRefusal.isIngest(head) else {
-            inProgress.append(false)
+            inProgress += 1
             context.fireChannelRead(data)
             return
         }
-        guard inProgress.isEmpty else {
+        guard inProgress == 0 else {
             deferred = [data]
             return
         }
@@ -76,7 +78,8 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
             hold(context: context)
             return
         }
-        inProgress.append(true)
+        inProgress = 1
+        holdsPlace = true
         context.fireChannelRead(data)
     }
 
@@ -87,8 +90,9 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .body:
             break
         case .end:
-            if !inProgress.isEmpty, inProgress.removeFirst() { refusal.gate.leave() }
-            if inProgress.isEmpty, deferred != nil {
+            inProgress = max(0, inProgress - 1)
+            leave()
+            if inProgress == 0, deferred != nil {
                 context.eventLoop.assumeIsolated().execute { self.handOnDeferred(context: context) }
             }
             if closesAfterAnswer {
@@ -118,16 +122,18 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        leaveAll()
-        holding?.cancel()
-        holding = nil
-        lingering?.cancel()
-        lingering = nil
+        stop()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        leaveAll()
+        stop()
+    }
+
+    /// Gives back the place of a batch whose answer will not be written, and cancels what waits.
+    private func stop() {
+        leave()
+        deferred = nil
         holding?.cancel()
         holding = nil
         lingering?.cancel()
@@ -136,7 +142,7 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// Hands on what waited for the request before it to be answered, as if it arrived now, and reads on.
     private func handOnDeferred(context: ChannelHandlerContext) {
-        guard inProgress.isEmpty, let parts = deferred else { return }
+        guard inProgress == 0, let parts = deferred else { return }
         deferred = nil
         for part in parts { channelRead(context: context, data: part) }
         // The async channel behind hands on what it was given at the end of a read.
@@ -147,11 +153,11 @@ final class IngestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.read()
     }
 
-    /// Gives back the places of the batches whose answers will not be written.
-    private func leaveAll() {
-        for admitted in inProgress where admitted { refusal.gate.leave() }
-        inProgress = []
-        deferred = nil
+    /// Gives back the queue place of the batch in progress, if it holds one.
+    private func leave() {
+        guard holdsPlace else { return }
+        holdsPlace = false
+        refusal.gate.leave()
     }
 
     /// Refuses the batch after ``IngestRefusal/holdTime()``, reading nothing from its connection meanwhile.
