@@ -74,6 +74,7 @@ public func buildApplication(
                 store: store, limit: configuration.fieldMetricsLimit, window: configuration.fieldMetricsWindow,
                 interval: configuration.fieldMetricsInterval, factory: factory, logger: logger))
     }
+    OpenFileLimit.fit(connections: configuration.maxConnections, logger: logger)
     var app = Application(
         router: router,
         // Refuses batches while the ingest queue is full before they reach the router, and closes refused connections.

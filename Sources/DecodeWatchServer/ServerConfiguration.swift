@@ -23,7 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var readTimeout: Duration
     /// How long a connection may stay idle before it is closed.
     public var idleTimeout: Duration
-    /// Connections open at once; past it new connections wait in the listen backlog.
+    /// Connections open at once; past it new connections wait in the listen backlog. The default leaves room for a
+    /// retry storm of 1,024 clients, each held up to `Retry-After` before its 429, with probes still let in.
     public var maxConnections: Int
     /// Whether `/metrics` needs a read token (once one exists), like the query API.
     public var metricsRequireToken: Bool
@@ -41,7 +42,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, limits: IngestLimits = IngestLimits(),
         routeTemplates: [RouteTemplate] = [], sensitiveKeys: [String] = Redactor.defaultSensitiveKeys,
         maxConcurrentIngests: Int = 64, appBatchesPerMinute: Int? = nil, retryAfterSeconds: Int = 5,
-        readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 1024,
+        readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 4096,
         metricsRequireToken: Bool = false, credentialCacheSeconds: TimeInterval = 2, fieldMetricsLimit: Int = 50,
         fieldMetricsWindow: TimeInterval = 3600, fieldMetricsInterval: Duration = .seconds(30)
     ) {
