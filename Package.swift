@@ -126,6 +126,17 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics", condition: collector),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: collector),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
+            ],
+            // lld packs the binary's relative relocations (DT_RELR; glibc 2.36 or later runs it) and the binary
+            // exports no symbols: the dynamic loader reads 3.7 MB fewer relocations and a 5 MB symbol table less,
+            // and the collector's resident memory is 9 MB lower (BENCHMARKS.md, "what holds memory").
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker",
+                        "--no-export-dynamic",
+                    ],
+                    .when(platforms: [.linux]))
             ]
         ),
         .testTarget(name: "DecodeWatchZlibTests", dependencies: ["DecodeWatchZlib"]),
