@@ -87,7 +87,7 @@ public func buildApplication(
         // dropped with them to wait for the client's SYN retry (1 s, then 3 s) behind a full backlog of 256.
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: serverName,
-            backlog: max(256, configuration.maxConnections),
+            backlog: min(max(256, configuration.maxConnections), ServerConfiguration.maxConnectionsLimit),
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

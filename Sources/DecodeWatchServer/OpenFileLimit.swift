@@ -16,14 +16,11 @@ enum OpenFileLimit {
     static let reserve = 128
 
     /// Raises the soft limit to fit `connections` plus ``reserve``, up to the hard limit.
-    /// - Returns: the soft limit afterwards, or nil where it cannot be read.
-    @discardableResult
-    static func fit(connections: Int, logger: Logger) -> Int? {
+    static func fit(connections: Int, logger: Logger) {
         #if canImport(Glibc)
             var limit = rlimit()
-            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
-            let needed = rlim_t(connections + reserve)
-            guard limit.rlim_cur < needed else { return Int(clamping: limit.rlim_cur) }
+            let needed = rlim_t(clamping: connections) + rlim_t(reserve)
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < needed else { return }
             let raised = min(needed, limit.rlim_max)
             if raised > limit.rlim_cur {
                 var wanted = limit
@@ -39,9 +36,6 @@ enum OpenFileLimit {
                     LimitNOFILE; a shell: ulimit -n) or lower --max-connections.
                     """)
             }
-            return Int(clamping: limit.rlim_cur)
-        #else
-            return nil
         #endif
     }
 }

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     /// Connections open at once; past it new connections wait in the listen backlog. The default leaves room for a
     /// retry storm of 1,024 clients, each held up to `Retry-After` before its 429, with probes still let in.
     public var maxConnections: Int
+    /// The most ``maxConnections`` may be: Linux's default ceiling of open files per process (`fs.nr_open`).
+    public static let maxConnectionsLimit = 1 << 20
     /// Whether `/metrics` needs a read token (once one exists), like the query API.
     public var metricsRequireToken: Bool
     /// How long an answer about a key or token is reused; a revoked one stops working within it.

@@ -151,6 +151,21 @@ struct CLITests {
     }
 
     @Test(
+        "serve refuses a --max-connections or --read-timeout out of range with a sentence, before it starts",
+        arguments: [
+            ("--max-connections", "0", "--max-connections must be 1–1048576 (each connection is a file descriptor)."),
+            ("--max-connections", "1048577", "--max-connections must be 1–1048576"),
+            ("--max-connections", "9223372036854775807", "--max-connections must be 1–1048576"),
+            ("--read-timeout", "0", "--read-timeout must be 1–86400 seconds."),
+            ("--read-timeout", "9223372036854775807", "--read-timeout must be 1–86400 seconds."),
+        ])
+    func refusesOutOfRangeServeOptions(option: String, value: String, problem: String) throws {
+        let result = try CLI.run(["serve", "--port", "0", option, value, "--db", "/nonexistent/never-opened.sqlite"])
+        #expect(result.status == 64, "\(option) \(value): exit \(result.status)")
+        #expect(result.error.hasPrefix("Error: \(problem)"), "\(result.error)")
+    }
+
+    @Test(
         "the database is an SQLite file or a PostgreSQL URL, never both; conflicts and bad URLs fail in one line",
         arguments: [
             (["--db", "x.sqlite", "--database-url", "postgres://dw@db/x"], [:], "--db and --database-url exclude"),

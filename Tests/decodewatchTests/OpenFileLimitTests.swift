@@ -1,9 +1,9 @@
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
 
 /// `decodewatch serve` started from a shell whose open-file limit is lower than its connections need.
 @Suite("serve and the open-file limit")

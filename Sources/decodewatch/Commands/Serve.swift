@@ -109,12 +109,21 @@ extension DecodeWatchCommand {
         /// How long cancelled services may take to end before the process aborts.
         static let maximumCancellation: Duration = .seconds(5)
 
+        /// The longest `--read-timeout`: a day, far past any body's upload, and within what a timer can count.
+        static let maxReadTimeout = 86_400
+
         func validate() throws {
             for route in routes where RouteTemplate(route) == nil {
                 throw ValidationError("--route '\(route)' must look like 'GET /v2/posts/{slug}'.")
             }
-            guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
-            guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+            guard (1...Self.maxReadTimeout).contains(readTimeout) else {
+                throw ValidationError("--read-timeout must be 1–\(Self.maxReadTimeout) seconds.")
+            }
+            guard (1...ServerConfiguration.maxConnectionsLimit).contains(maxConnections) else {
+                throw ValidationError(
+                    "--max-connections must be 1–\(ServerConfiguration.maxConnectionsLimit) (each connection is a file descriptor)."
+                )
+            }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
             guard (0...FieldsQuery.maxLimit).contains(metricsTopFields) else {
                 throw ValidationError("--metrics-top-fields must be 0–\(FieldsQuery.maxLimit).")
