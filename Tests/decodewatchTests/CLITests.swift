@@ -276,10 +276,17 @@ enum CLI {
         #expect(try await server.terminate() == 0)
     }
 
-    static func start(_ arguments: [String]) throws -> RunningServer {
+    /// Starts the executable with `arguments`; given `ulimit` (such as `-Sn 256`), through `sh`, whose `ulimit` sets
+    /// the limit the collector inherits.
+    static func start(_ arguments: [String], ulimit: String? = nil) throws -> RunningServer {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let ulimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         let error = Pipe()
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice

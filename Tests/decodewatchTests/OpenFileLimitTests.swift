@@ -12,7 +12,8 @@ struct OpenFileLimitTests {
     func raisesSoftLimit() async throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.start(ulimit: "-Sn 256", ["--db", folder.appendingPathComponent("db.sqlite").path])
+        let server = try CLI.start(
+            ["serve", "--port", "0", "--db", folder.appendingPathComponent("db.sqlite").path], ulimit: "-Sn 256")
         _ = try await server.port()
         let (soft, hard) = try Self.openFileLimit(of: server.process.processIdentifier)
         // The default --max-connections (4,096) plus 128 kept for the database and the listener.
@@ -25,9 +26,12 @@ struct OpenFileLimitTests {
     func warnsWhenHardLimitIsTooLow() async throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.start(
-            ulimit: "-n 512",
-            ["--max-connections", "2048", "--db", folder.appendingPathComponent("db.sqlite").path])
+        let server = try CLI.start(
+            [
+                "serve", "--port", "0", "--max-connections", "2048", "--db",
+                folder.appendingPathComponent("db.sqlite").path,
+            ],
+            ulimit: "-n 512")
         _ = try await server.port()
         #expect(
             try await server.waitForLog(containing: "The open-file limit is 512 (hard limit 512)"),
@@ -38,19 +42,6 @@ struct OpenFileLimitTests {
             port: try await server.port(), session: URLSession(configuration: .ephemeral))
         #expect(status == 202)
         #expect(try await server.terminate() == 0)
-    }
-
-    /// Starts `serve --port 0` through `sh`, whose `ulimit` sets the limit the collector inherits.
-    private static func start(ulimit: String, _ arguments: [String]) throws -> CLI.RunningServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments =
-            ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", CLI.executable.path, "serve", "--port", "0"] + arguments
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return CLI.RunningServer(process: process, log: error.fileHandleForReading)
     }
 
     /// The soft and hard open-file limits of a running process, from `/proc/PID/limits`.
