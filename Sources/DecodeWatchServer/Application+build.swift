@@ -35,7 +35,9 @@ public func buildApplication(
     let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
     let validator = BatchValidator(limits: configuration.limits, normalizer: normalizer)
     let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys)
-    let logsBatches = acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
+    let logsBatches =
+        configuration.ingestMode == .logged
+        && acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
     let gate = IngestGate(
         maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute)
     let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
@@ -99,17 +101,15 @@ public func buildApplication(
 /// The `Server` header of every answer.
 private let serverName = "decodewatch"
 
-/// On SQLite, acknowledges each batch once it is in the store's log of acknowledged batches and folds it into the
-/// rollups in the background, many per transaction: one writer serves the whole database, and a commit costs
-/// mostly the cells it touches, which batches sent together share. Batches a stopped collector left in the log are
+/// Acknowledges each batch once it is in the store's log of acknowledged batches, and folds the logged batches into
+/// the rollups in the background, many per transaction: a commit costs mostly the cells it touches, which batches
+/// sent together share, and an acknowledgment never waits behind it. Batches a stopped collector left in the log are
 /// decoded again as this one decodes them, but under no size limit (they were acknowledged under the limits of their
-/// time). Without the log (it cannot be opened), each batch is acknowledged after its rollups are written, as on
-/// PostgreSQL.
+/// time). Without the log (it cannot be opened), each batch is acknowledged after its rollups are written.
 /// - Returns: whether the store logs batches, and so needs each one's body as received.
 private func acknowledgeBeforeWriting(
     _ store: any CollectorStore, validator: BatchValidator, redactor: Redactor, logger: Logger
 ) -> Bool {
-    guard let store = store as? SQLiteReportStore else { return false }
     do {
         // Under no size limit: a batch acknowledged before a restart with lower limits is still counted.
         let recovering = BatchValidator(limits: .acknowledged, normalizer: validator.normalizer)

@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     public var fieldMetricsWindow: TimeInterval
     /// How often the field metrics are read from the store.
     public var fieldMetricsInterval: Duration
+    /// When a batch is acknowledged: once in the store's log of acknowledged batches (the default), or once its
+    /// rollups are written.
+    public var ingestMode: IngestMode
 
     /// Creates a configuration.
     public init(
@@ -46,7 +49,8 @@ public struct ServerConfiguration: Sendable {
         maxConcurrentIngests: Int = 64, appBatchesPerMinute: Int? = nil, retryAfterSeconds: Int = 5,
         readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 4096,
         metricsRequireToken: Bool = false, credentialCacheSeconds: TimeInterval = 2, fieldMetricsLimit: Int = 50,
-        fieldMetricsWindow: TimeInterval = 3600, fieldMetricsInterval: Duration = .seconds(30)
+        fieldMetricsWindow: TimeInterval = 3600, fieldMetricsInterval: Duration = .seconds(30),
+        ingestMode: IngestMode = .logged
     ) {
         self.host = host
         self.port = port
@@ -64,10 +68,20 @@ public struct ServerConfiguration: Sendable {
         self.fieldMetricsLimit = fieldMetricsLimit
         self.fieldMetricsWindow = fieldMetricsWindow
         self.fieldMetricsInterval = fieldMetricsInterval
+        self.ingestMode = ingestMode
     }
 
     /// Whether a host name or address is on the loopback interface.
     public static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
+}
+
+/// When the collector acknowledges a batch (docs/ARCHITECTURE.md#ingest).
+public enum IngestMode: String, Sendable, CaseIterable {
+    /// Once the batch, as received, is in the store's log of acknowledged batches; the batches are folded into the
+    /// rollups in the background, many per transaction, and reads wait for those acknowledged before them.
+    case logged
+    /// Once the batch's rollups are written, in a group commit of the batches that arrive together.
+    case direct
 }

@@ -41,6 +41,14 @@ public protocol ReportStore: Sendable {
     /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
     func resolve(group: String, at: Date) async throws
 
+    /// Acknowledges from now on each batch that carries its ``BatchAggregate/source`` once it is in the store's log
+    /// of acknowledged batches, and folds the logged batches into the rollups in the background. Calling it again
+    /// changes nothing.
+    /// - Parameter rebuild: decodes a batch from its body as it was received, for the batches a stopped
+    ///   collector left in the log.
+    /// - Throws: ``StoreError`` with code `unavailable` when the log cannot be opened.
+    func acknowledgeBeforeWriting(rebuild: @escaping @Sendable (BatchSource, Date) throws -> BatchAggregate) throws
+
     /// Checks that storage can commit a write now, for `/readyz`: a collector that answers reads but cannot
     /// commit ingest must not be sent batches.
     /// - Throws: ``StoreError`` with code `unavailable` when it cannot.

@@ -38,6 +38,7 @@ public final class PostgresReportStore: SQLStore, Service {
     public init(configuration: PostgresStoreConfiguration, logger: Logger = Logger(label: "decodewatch.store")) {
         self.configuration = configuration
         self.logger = logger
+        logging = IngestLogging(logger: logger)
         var driverLogger = logger
         driverLogger.logLevel = max(logger.logLevel, .info)
         self.driverLogger = driverLogger
@@ -56,12 +57,19 @@ public final class PostgresReportStore: SQLStore, Service {
         await client.run()
     }
 
-    /// Stores batches in one transaction, rollups included (``SQLStore/write(_:)``): replicas share nothing else.
-    public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
-        try await write(batches)
+    package let logging: IngestLogging
+
+    /// The `ingest_log` table (``PostgresBatchLog``), which every replica appends to.
+    package func openBatchLog() throws -> any BatchLog {
+        PostgresBatchLog(store: self, logger: logger)
+    }
+
+    package func existingBatchLog() throws -> (any BatchLog)? {
+        try openBatchLog()
     }
 
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+        if access == .read { try await settle() }
         do {
             try await migrations.once { try await self.migrate() }
             let timeout = access == .read ? configuration.readTimeout : configuration.transactionTimeout

@@ -8,7 +8,7 @@ import Testing
 
 /// A fold waits a moment after the previous one for more batches to arrive, so that it folds many at once; the
 /// wait must never hold up a read, which waits for every acknowledged batch to be folded, nor a full fold's worth.
-@Suite("SQLite: the wait between folds gives way to readers and full folds")
+@Suite("The wait between folds gives way to readers and full folds")
 struct FoldSpacingTests {
     /// Far longer than any test may take: a test that waits it out fails on its time limit below.
     private static let spacing = Duration.seconds(60)
@@ -17,7 +17,7 @@ struct FoldSpacingTests {
     @Test("a read waits for the acknowledged batches' fold, not for the wait between folds")
     func readCutsTheWaitShort() async throws {
         try await withApplier { applier, folded in
-            #expect(try await applier.acknowledge([try LoggedBatch.make()], check: { _ in [] }) == [.stored])
+            #expect(try await applier.acknowledge([try AcknowledgedBatch.make()]) == [.stored])
             let started = ContinuousClock.now
             try await applier.settle()
             #expect(ContinuousClock.now - started < Self.limit)
@@ -28,11 +28,11 @@ struct FoldSpacingTests {
     @Test("a full fold's worth of acknowledged batches is folded without waiting between folds")
     func fullFoldCutsTheWaitShort() async throws {
         try await withApplier { applier, folded in
-            let batches = try (0..<DeferredApplier.maxBatchesPerWrite).map { _ in try LoggedBatch.make() }
+            let batches = try (0..<BatchFolder.maxBatchesPerWrite).map { _ in try AcknowledgedBatch.make() }
             // One batch first: the writer then waits for more, until the rest make a full fold.
-            _ = try await applier.acknowledge([batches[0]], check: { _ in [] })
+            _ = try await applier.acknowledge([batches[0]])
             try await Task.sleep(for: .milliseconds(50))
-            _ = try await applier.acknowledge(Array(batches.dropFirst()), check: { _ in [] })
+            _ = try await applier.acknowledge(Array(batches.dropFirst()))
             let deadline = ContinuousClock.now + Self.limit
             while folded() < batches.count, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
@@ -41,17 +41,12 @@ struct FoldSpacingTests {
         }
     }
 
-    /// Runs `body` with an applier whose folds only count their batches, and a way to read the count.
-    private func withApplier(_ body: (DeferredApplier, @Sendable () -> Int) async throws -> Void) async throws {
-        try await LoggedBatch.withFolder { path in
-            let folded = Mutex(0)
-            let applier = DeferredApplier(
-                log: try PendingLog(database: path, busyTimeout: 0.1), logger: Logger(label: "test"),
-                write: { batches in
-                    folded.withLock { $0 += batches.count }
-                    return true
-                }, rebuild: LoggedBatch.rebuild, spacing: Self.spacing)
-            try await body(applier, { folded.withLock { $0 } })
-        }
+    /// Runs `body` with a folder whose folds only count their batches, and a way to read the count.
+    private func withApplier(_ body: (BatchFolder, @Sendable () -> Int) async throws -> Void) async throws {
+        let folded = Mutex(0)
+        let log = ScriptedLog { batches in folded.withLock { $0 += batches.count } }
+        let applier = BatchFolder(
+            log: log, logger: Logger(label: "test"), rebuild: AcknowledgedBatch.rebuild, spacing: Self.spacing)
+        try await body(applier, { folded.withLock { $0 } })
     }
 }

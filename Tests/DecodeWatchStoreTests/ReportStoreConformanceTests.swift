@@ -5,13 +5,13 @@ import Testing
 
 /// What every backend must do when storing and summarizing reports (docs/api.md#breaking-fields,
 /// docs/ARCHITECTURE.md#storage).
-@Suite("ReportStore conformance")
+@Suite("ReportStore conformance, acknowledging after the rollups are written and from the log")
 struct ReportStoreConformanceTests {
     static let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
 
-    @Test("concurrent writers on separate connections stay exact", arguments: StoreBackend.allCases)
-    func concurrentWritersStayExact(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+    @Test("concurrent writers on separate connections stay exact", arguments: StoreBackend.allCases, StoreMode.allCases)
+    func concurrentWritersStayExact(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             var replicas = [fixture.store]
             for _ in 1..<4 { replicas.append(try await fixture.reopen()) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -35,9 +35,9 @@ struct ReportStoreConformanceTests {
         }
     }
 
-    @Test("a batch id is stored once per app, even when sent twice at once", arguments: StoreBackend.allCases)
-    func idempotentBatches(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+    @Test("a batch id is stored once per app, even when sent twice at once", arguments: StoreBackend.allCases, StoreMode.allCases)
+    func idempotentBatches(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             #expect(try await fixture.send(5, batchID: "same") == .stored)
             #expect(try await fixture.send(5, batchID: "same") == .duplicate)
             #expect(try await fixture.send(5, app: "com.example.other", batchID: "same") == .stored)
@@ -54,9 +54,9 @@ struct ReportStoreConformanceTests {
         }
     }
 
-    @Test("the sample is the latest report's, and first/last seen span all batches", arguments: StoreBackend.allCases)
-    func samplesAndSeen(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+    @Test("the sample is the latest report's, and first/last seen span all batches", arguments: StoreBackend.allCases, StoreMode.allCases)
+    func samplesAndSeen(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             try await fixture.send(at: "2026-11-21T09:30:00Z", snippet: #"{"late":1}"#)
             try await fixture.send(at: "2026-11-21T08:00:00Z", snippet: #"{"early":1}"#)
             let field = try #require(try await fixture.store.fields(Self.window).fields.first)
@@ -68,9 +68,9 @@ struct ReportStoreConformanceTests {
 
     @Test(
         "resolve, then a later report regresses the group with its version; an older one does not",
-        arguments: StoreBackend.allCases)
-    func lifecycle(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        arguments: StoreBackend.allCases, StoreMode.allCases)
+    func lifecycle(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             try await fixture.send(at: "2026-11-21T08:00:00Z")
             let group = try #require(try await fixture.store.fields(Self.window).fields.first?.group)
             try await fixture.store.resolve(group: group, at: date("2026-11-21T09:00:00Z"))
@@ -87,9 +87,9 @@ struct ReportStoreConformanceTests {
 
     @Test(
         "a group id already taken by another app's group refuses the batch and leaves that group untouched",
-        arguments: StoreBackend.allCases)
-    func groupConflict(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        arguments: StoreBackend.allCases, StoreMode.allCases)
+    func groupConflict(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             let key = GroupKey(
                 app: "com.attacker", endpoint: "GET /v2/posts", path: "$.results[*].title", kind: .keyNotFound)
             // Plant a victim group under the id the attacker's key maps to: what a hash collision would do.
@@ -118,16 +118,18 @@ struct ReportStoreConformanceTests {
 
     @Test(
         "counts past the storage cap saturate, and sums stop at 2^53 instead of overflowing",
-        arguments: StoreBackend.allCases)
-    func countsSaturate(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        arguments: StoreBackend.allCases, StoreMode.allCases)
+    func countsSaturate(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             try await fixture.send(1_000_000)
+            try await fixture.settle()
             // Bring the cells next to the cap, as 17.6 million such batches would.
             for table in ["group_hours", "group_hour_versions"] {
                 try await fixture.database.execute("UPDATE \(table) SET count = \(StoredCount.max - 5)")
             }
             try await fixture.database.rebuildDayRows()
             try await fixture.send(1_000_000)
+            try await fixture.settle()
             var field = try #require(try await fixture.store.fields(Self.window).fields.first)
             #expect(field.count == Int(StoredCount.max))
             #expect(field.versions["5.2.0"] == Int(StoredCount.max))
@@ -149,9 +151,9 @@ struct ReportStoreConformanceTests {
         }
     }
 
-    @Test("readiness answers while the database does", arguments: StoreBackend.allCases)
-    func readiness(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+    @Test("readiness answers while the database does", arguments: StoreBackend.allCases, StoreMode.allCases)
+    func readiness(backend: StoreBackend, mode: StoreMode) async throws {
+        try await backend.withFreshDatabase(mode: mode) { fixture in
             try await fixture.store.checkReadiness()
         }
     }

@@ -120,9 +120,9 @@ struct UnusualTextStoreTests {
         case .sqlite: try await StoreBackend.sqlite.withFreshDatabase { try await body($0.store) }
         case .postgres: try await StoreBackend.postgres.withFreshDatabase { try await body($0.store) }
         case .sqliteLogged:
-            try await LoggedBatch.withFolder { path in
+            try await AcknowledgedBatch.withFolder { path in
                 let store = try SQLiteReportStore(path: path)
-                try store.acknowledgeBeforeWriting(rebuild: LoggedBatch.rebuild)
+                try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild)
                 try await body(store)
             }
         }

@@ -295,5 +295,33 @@ extension SchemaMigration {
                     """),
                 .addColumn(.text("environment", .nullable), to: "alert_rules"),
             ]),
+        // PostgreSQL's log of acknowledged batches, each body as received until a replica folds it
+        // (docs/ARCHITECTURE.md#ingest); SQLite keeps its log in a file of its own. `logged_at` is the server's
+        // clock, so that replicas with skewed clocks agree on which batches were left by a replica that stopped.
+        // A folded batch stays, marked, for a few seconds: a second delivery meanwhile conflicts with its row.
+        SchemaMigration(
+            sqlite: "createIngestLog", postgres: (18, "create_ingest_log"),
+            steps: [
+                .only(
+                    .postgres,
+                    [
+                        .sql(
+                            """
+                            CREATE TABLE ingest_log (
+                                seq BIGSERIAL PRIMARY KEY,
+                                app_id TEXT NOT NULL,
+                                batch_id TEXT NOT NULL,
+                                received_at BIGINT NOT NULL,
+                                logged_at BIGINT NOT NULL
+                                    DEFAULT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT,
+                                encoding TEXT NOT NULL,
+                                body BYTEA NOT NULL,
+                                folded BOOLEAN NOT NULL DEFAULT false,
+                                UNIQUE (app_id, batch_id)
+                            )
+                            """),
+                        .sql("CREATE INDEX ingest_log_unfolded ON ingest_log (seq) WHERE NOT folded"),
+                    ])
+            ]),
     ]
 }

@@ -5,6 +5,20 @@ extension SQLStore {
     /// Stores batches in one transaction, as ``ReportStore/ingest(_:)-([BatchAggregate])`` says.
     package func write(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         guard !batches.isEmpty else { return [] }
+        let written = try await perform(try writeStep(batches), access: .write)
+        didCommit(written)
+        return written.outcomes
+    }
+
+    /// Remembers what a committed ``writeStep(_:)`` wrote, for the commits after it.
+    package func didCommit(_ written: WrittenBatches) {
+        for (rollup, rows) in written.installs { committedInstalls.remember(rows, in: rollup, now: written.at) }
+    }
+
+    /// The statements that store batches, to run in a write transaction (possibly after other statements of the
+    /// same transaction); ``didCommit(_:)`` must see the result once the transaction has committed.
+    package func writeStep(_ batches: [BatchAggregate]) throws -> SQLStep<WrittenBatches> {
+        guard !batches.isEmpty else { return .done(WrittenBatches(outcomes: [], installs: [:], at: Date())) }
         // Two deliveries of one batch in one commit: the first is stored, the others are duplicates.
         let first = Dictionary(batches.enumerated().map { (BatchIdentity($1), $0) }) { earlier, _ in earlier }
         let distinct = batches.indices.filter { first[BatchIdentity(batches[$0])] == $0 }.map { batches[$0] }
@@ -14,9 +28,7 @@ extension SQLStore {
         // batches turn out to be stored already.
         let prepared = IngestStatements(distinct, dialect: dialect)
         let (committed, now) = (committedInstalls, Date())
-        let step = try SQLStep<([IngestOutcome], [Rollup: [InstallRow]])>.runAll(
-            IngestStatements.record(distinct, dialect: dialect)
-        ) {
+        return try SQLStep<WrittenBatches>.runAll(IngestStatements.record(distinct, dialect: dialect)) {
             results in
             let inserted = Set(
                 try results.joined().map { BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")) })
@@ -25,7 +37,7 @@ extension SQLStore {
                     ? IngestOutcome.stored : .duplicate
             }
             let stored = distinct.filter { inserted.contains(BatchIdentity($0)) }
-            guard !stored.isEmpty else { return .done((outcomes, [:])) }
+            guard !stored.isEmpty else { return .done(WrittenBatches(outcomes: outcomes, installs: [:], at: now)) }
             let statements = stored.count == distinct.count ? prepared : IngestStatements(stored, dialect: dialect)
             return try .runAll(statements.groups) { results in
                 // The upsert only touches a row of the same key; a different key under the same id would be
@@ -41,33 +53,38 @@ extension SQLStore {
                     try statements.regressions(Array(results.joined())) + statements.environments(seqs: seqs)
                 return try .runAll(followUps) { _ in
                     try statements.rollups(seqs: seqs, leavingOut: committed, now: now).then { written in
-                        .done((outcomes, written))
+                        .done(WrittenBatches(outcomes: outcomes, installs: written, at: now))
                     }
                 }
             }
         }
-        let (outcomes, written) = try await perform(step, access: .write)
-        for (rollup, rows) in written { committed.remember(rows, in: rollup, now: now) }
-        return outcomes
     }
+}
+
+/// What ``SQLStore/writeStep(_:)`` did: each batch's outcome and the install rows it wrote.
+package struct WrittenBatches: Sendable {
+    package let outcomes: [IngestOutcome]
+    let installs: [Rollup: [InstallRow]]
+    /// When the rows were written.
+    let at: Date
 }
 
 /// A batch's identity for idempotency: its app and its client-chosen id, compared byte for byte as the `batches`
 /// table's key is: a batch id only canonically equivalent to another is another batch.
-struct BatchIdentity: Hashable {
-    var app: String
-    var batch: String
+package struct BatchIdentity: Hashable {
+    package var app: String
+    package var batch: String
 
-    static func == (left: BatchIdentity, right: BatchIdentity) -> Bool {
+    package static func == (left: BatchIdentity, right: BatchIdentity) -> Bool {
         ExactText(left.batch) == ExactText(right.batch) && ExactText(left.app) == ExactText(right.app)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(ExactText(app))
         hasher.combine(ExactText(batch))
     }
 
-    init(app: String, batch: String) {
+    package init(app: String, batch: String) {
         self.app = app
         self.batch = batch
     }

@@ -29,6 +29,16 @@ package protocol SQLStore: CollectorStore {
     /// - Throws: ``StoreError`` with code `unavailable` when the database cannot answer or commit
     ///   (nothing was written then), or what a step threw.
     func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result
+
+    /// The folder and logs of acknowledging from a log (``acknowledgeBeforeWriting(rebuild:)``).
+    var logging: IngestLogging { get }
+
+    /// Opens (creating if needed) the log this collector appends acknowledged batches to and folds.
+    /// - Throws: ``StoreError`` with code `unavailable` when it cannot be opened.
+    func openBatchLog() throws -> any BatchLog
+
+    /// The log collectors append to, for reads to wait for their batches; `nil` when there is none.
+    func existingBatchLog() throws -> (any BatchLog)?
 }
 
 extension SQLStore {
@@ -43,11 +53,6 @@ extension SQLStore {
         guard changed > 0 else {
             throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
         }
-    }
-
-    /// Commits a one-row write: a read would pass on a database that is read-only or cannot commit.
-    public func checkReadiness() async throws {
-        try await commitReadinessWrite()
     }
 
     /// Upserts the one row of `readiness_checks` in a write transaction.

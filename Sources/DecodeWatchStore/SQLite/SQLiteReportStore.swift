@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Each group commit is one write transaction of upserts into the rollups; readers never block it.
 /// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored. A collector
-/// acknowledges batches earlier, once they are in a log of their own (``acknowledgeBeforeWriting(rebuild:)``).
+/// acknowledges batches earlier, once they are in a log of their own (``SQLStore/acknowledgeBeforeWriting(rebuild:)``).
 /// What it stores and how it answers is shared with PostgreSQL (``SQLStore``); this type only opens
 /// the file, migrates it and runs statements.
 public final class SQLiteReportStore: SQLStore {
@@ -17,14 +17,7 @@ public final class SQLiteReportStore: SQLStore {
     let path: String
     let busyTimeout: TimeInterval
     let logger: Logger
-    /// Set once ``acknowledgeBeforeWriting(rebuild:)`` is called.
-    let applier = Mutex<DeferredApplier?>(nil)
-    /// Another process's log of acknowledged batches, opened when a read finds one, and the newest of its batches
-    /// a read went on without: later reads do not wait for those again.
-    let othersLog = Mutex<(log: PendingLog, skipped: Int64)?>(nil)
-    /// Group keys found stored under their own id when batches were acknowledged: not looked up again
-    /// (``checkedKeysLimit`` at most, then forgotten together).
-    let checkedKeys = Mutex<Set<GroupKey>>([])
+    package let logging: IngestLogging
 
     package var dialect: SQLDialect { .sqlite }
     /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
@@ -56,6 +49,7 @@ public final class SQLiteReportStore: SQLStore {
             if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)") }
         }
         self.logger = logger
+        logging = IngestLogging(logger: logger)
         self.path = path
         self.busyTimeout = busyTimeout
         do {
@@ -87,6 +81,21 @@ public final class SQLiteReportStore: SQLStore {
             let doing = access == .write ? "cannot commit" : "cannot be read"
             throw StoreError(.unavailable, "The SQLite database \(doing): \(Self.describe(error)).")
         }
+    }
+
+    /// The log of acknowledged batches, a second file next to the database (``SQLiteBatchLog``).
+    package func openBatchLog() throws -> any BatchLog {
+        do {
+            return try SQLiteBatchLog(database: path, busyTimeout: busyTimeout, store: self)
+        } catch {
+            throw StoreError(.unavailable, "Cannot open the log of acknowledged batches: \(Self.describe(error)).")
+        }
+    }
+
+    /// The log of acknowledged batches when a collector made one; a read does not create it.
+    package func existingBatchLog() throws -> (any BatchLog)? {
+        guard FileManager.default.fileExists(atPath: SQLiteBatchLog.path(for: path)) else { return nil }
+        return try? SQLiteBatchLog(database: path, busyTimeout: busyTimeout)
     }
 
     /// Runs one statement and reads its rows into backend-neutral records.

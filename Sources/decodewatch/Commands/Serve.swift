@@ -43,6 +43,11 @@ extension DecodeWatchCommand {
         var readTimeout = Int(defaults.readTimeout.components.seconds)
         @Option(help: "Connections open at once; more wait in the listen backlog.")
         var maxConnections = defaults.maxConnections
+        @Option(
+            help: ArgumentHelp(
+                "When a batch is acknowledged: 'logged' once it is in the store's log (folded into the rollups in the "
+                    + "background), 'direct' once its rollups are written.", valueName: "logged|direct"))
+        var ingestMode: IngestMode = defaults.ingestMode
         @Flag(help: "Require a read token for /metrics too (once a read token exists).")
         var metricsRequireToken = defaults.metricsRequireToken
         @Option(
@@ -155,7 +160,7 @@ extension DecodeWatchCommand {
                 sensitiveKeys: Redactor.defaultSensitiveKeys + redactKeys, maxConcurrentIngests: maxConcurrentIngests,
                 appBatchesPerMinute: appBatchesPerMinute, readTimeout: .seconds(readTimeout),
                 maxConnections: maxConnections, metricsRequireToken: metricsRequireToken,
-                fieldMetricsLimit: metricsTopFields)
+                fieldMetricsLimit: metricsTopFields, ingestMode: ingestMode)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) },
@@ -215,3 +220,5 @@ extension DecodeWatchCommand {
         }
     }
 }
+
+extension IngestMode: ExpressibleByArgument {}

@@ -17,13 +17,16 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     ///
     /// SQLite gets a new file; PostgreSQL a new schema in the server named by
     /// `DECODEWATCH_TEST_DATABASE_URL` (`scripts/test` starts one), dropped afterwards.
+    /// - Parameter mode: whether the fixture's stores acknowledge batches from their log, as a collector's do.
     /// - Throws: ``TestSetupError`` when PostgreSQL is asked for and the variable is not set: the
     ///   PostgreSQL half never skips silently.
-    func withFreshDatabase<T: Sendable>(_ body: (StoreFixture) async throws -> T) async throws -> T {
+    func withFreshDatabase<T: Sendable>(
+        mode: StoreMode = .direct, _ body: (StoreFixture) async throws -> T
+    ) async throws -> T {
         let database = try await FreshDatabase.create(self)
         let outcome: Result<T, any Error>
         do {
-            let fixture = try await StoreFixture(database: database)
+            let fixture = try await StoreFixture(database: database, mode: mode)
             do { outcome = .success(try await body(fixture)) } catch { outcome = .failure(error) }
             await fixture.stopPools()
         } catch {
@@ -32,6 +35,16 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         await database.drop()
         return try outcome.get()
     }
+}
+
+/// How a store commits what it is sent: each batch's rollups before `ingest` returns, or into the log of
+/// acknowledged batches first and folded later (``SQLStore/acknowledgeBeforeWriting(rebuild:)``), as the collector
+/// runs it by default.
+enum StoreMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case direct
+    case logged
+
+    var testDescription: String { rawValue }
 }
 
 /// A test that cannot run as set up.

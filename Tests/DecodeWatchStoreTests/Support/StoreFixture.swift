@@ -11,11 +11,16 @@ final class StoreFixture: Sendable {
     let store: any CollectorStore
     private let pools = RunningPools()
 
-    init(database: FreshDatabase) async throws {
+    /// Whether its stores acknowledge from their log.
+    let mode: StoreMode
+
+    init(database: FreshDatabase, mode: StoreMode = .direct) async throws {
         self.database = database
+        self.mode = mode
         let (store, pool) = try database.open()
         self.store = store
         if let pool { await pools.run(pool) }
+        if mode == .logged { try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild) }
         // PostgreSQL migrates on first use; tests that write rows directly need the tables first.
         try await store.checkReadiness()
     }
@@ -24,7 +29,13 @@ final class StoreFixture: Sendable {
     func reopen() async throws -> any CollectorStore {
         let (store, pool) = try database.open()
         if let pool { await pools.run(pool) }
+        if mode == .logged { try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild) }
         return store
+    }
+
+    /// Returns once every batch acknowledged so far is in the rollups, for a test that then writes rows itself.
+    func settle() async throws {
+        try await (store as? any SQLStore)?.settle()
     }
 
     /// Stops every PostgreSQL pool, as graceful shutdown would.
@@ -81,7 +92,10 @@ final class StoreFixture: Sendable {
         body["environment"] = environment
         let data = try JSONSerialization.data(withJSONObject: body)
         let batch = try BatchValidator().validate(data, receivedAt: RFC3339.date(from: time)!.addingTimeInterval(30))
-        return BatchAggregate(batch, redactor: Redactor())
+        var aggregate = BatchAggregate(batch, redactor: Redactor())
+        // A store that logs batches keeps the body; one that does not ignores it.
+        aggregate.source = BatchSource(body: data, encoding: .identity)
+        return aggregate
     }
 
     /// The id of the only group on a path, found through the fields summary.

@@ -3,7 +3,7 @@ import Foundation
 
 /// Batches as the collector hands them to a store that logs them before folding, and a folder for the files:
 /// shared by the tests of the log of acknowledged batches.
-enum LoggedBatch {
+enum AcknowledgedBatch {
     /// Decodes a body as the collector does (identity bodies only here).
     @Sendable static func rebuild(_ source: BatchSource, _ receivedAt: Date) throws -> BatchAggregate {
         BatchAggregate(try BatchValidator().validate(source.body, receivedAt: receivedAt), redactor: Redactor())

@@ -3,24 +3,31 @@ import Foundation
 import Logging
 import Metrics
 
-/// Folds acknowledged batches into the rollups in the background, up to ``maxBatchesPerWrite`` per transaction.
+/// Folds acknowledged batches into the rollups in the background, up to ``maxBatchesPerWrite`` per transaction,
+/// whatever the store: the one folder of every ``BatchLog``.
 ///
 /// A commit's cost is mostly the cells it touches, and batches sent close together share most of them, so a
 /// transaction of many batches costs far less per batch than one of a few. The batches wait in memory, folded,
-/// and in the ``PendingLog`` as sent; each write removes them from the log once it has committed. Reads wait for
-/// the batches acknowledged before them (``settle()``), so an acknowledged batch is in every answer.
-actor DeferredApplier {
+/// and in the ``BatchLog`` as sent; each fold removes them from the log. Reads wait for the batches acknowledged
+/// before them (``settle()``), so an acknowledged batch is in every answer. What collectors that stopped left in
+/// the log is folded at start and every ``orphanSweep`` after.
+package actor BatchFolder {
     /// Decodes a batch again from its body, as when it was received: after a crash, only the log has it.
-    typealias Rebuild = @Sendable (BatchSource, Date) throws -> BatchAggregate
+    package typealias Rebuild = @Sendable (BatchSource, Date) throws -> BatchAggregate
 
     /// Most batches folded in one transaction.
-    static let maxBatchesPerWrite = 200
+    package static let maxBatchesPerWrite = 200
     /// Most batches waiting in memory, and most bytes of their samples (each group's latest snippet and message,
     /// not yet redacted or cut: a batch may carry megabytes of them, and they are most of a folded batch's size).
     /// Past either, acknowledging waits for a write to make room.
-    struct Bounds {
-        var batches = 1000
-        var sampleBytes = 64 << 20
+    package struct Bounds: Sendable {
+        package var batches = 1000
+        package var sampleBytes = 64 << 20
+
+        package init(batches: Int = 1000, sampleBytes: Int = 64 << 20) {
+            self.batches = batches
+            self.sampleBytes = sampleBytes
+        }
     }
     /// How long a failed write waits before it is tried again.
     static let retryDelay = Duration.seconds(1)
@@ -28,11 +35,13 @@ actor DeferredApplier {
     /// does: at moderate load batches arrive a few at a time, and a fold of many costs far less per batch.
     static let foldSpacing = Duration.milliseconds(20)
 
-    private let log: PendingLog
+    /// How often the log is searched for batches that stopped collectors left.
+    static let orphanSweep = Duration.seconds(1)
+
+    private let log: any BatchLog
     private let bounds: Bounds
-    private let write: @Sendable ([BatchAggregate]) async throws -> Bool
     private let logger: Logger
-    private var waiting: [(seq: Int64, batch: BatchAggregate)] = []
+    private var waiting: [LoggedBatch] = []
     private var waitingSampleBytes = 0
     private var writing = false
     /// Batches queued and written since the start: the first `written` of the `queued` are in the rollups.
@@ -52,48 +61,74 @@ actor DeferredApplier {
     private let folded = Counter(label: "decodewatch_ingest_folded_batches_total")
     private let foldFailures = Counter(label: "decodewatch_ingest_fold_failures_total")
     private let rebuild: Rebuild
-    /// Reading the log left from before; every other step waits for it.
-    private var recovery: Task<Void, Never>?
+    /// Folding what the log held at start, while it runs or until it succeeds; reads wait for it.
+    private var recovery: Task<Int, any Error>?
+    private var recovered = false
+    /// Folds what stopped collectors leave in the log, every ``orphanSweep``.
+    private var sweeper: Task<Void, Never>?
 
     /// - Parameters:
-    ///   - log: the log of acknowledged batches.
-    ///   - write: stores batches in one transaction (``SQLStore/write(_:)``); `false` when the store is gone.
+    ///   - log: the log of acknowledged batches, which folds them into its store.
     ///   - rebuild: decodes a batch from the log again.
     ///   - bounds: how much may wait in memory.
     ///   - spacing: how long a fold waits after the previous one (``foldSpacing``).
-    init(
-        log: PendingLog, logger: Logger, write: @escaping @Sendable ([BatchAggregate]) async throws -> Bool,
-        rebuild: @escaping Rebuild, bounds: Bounds = Bounds(), spacing: Duration = foldSpacing
+    package init(
+        log: any BatchLog, logger: Logger, rebuild: @escaping Rebuild, bounds: Bounds = Bounds(),
+        spacing: Duration = foldSpacing
     ) {
         self.log = log
         self.bounds = bounds
         self.spacing = spacing
         self.logger = logger
-        self.write = write
         self.rebuild = rebuild
     }
 
-    /// Queues the batches the log holds from before, decoded again, ahead of any new one. Every other method
-    /// does this first; a collector calls it at start, so that they are written without waiting for traffic.
-    func recover() async {
-        if recovery == nil { recovery = Task { await self.readLog() } }
-        await recovery?.value
+    deinit { sweeper?.cancel() }
+
+    /// Folds the batches the log holds from before, decoded again, and starts sweeping the log for those of
+    /// collectors that stop later. A collector calls it at start, so that they are folded without waiting for a read.
+    package func recover() async {
+        if sweeper == nil {
+            sweeper = Task { [weak self] in
+                while (try? await Task.sleep(for: Self.orphanSweep)) != nil {
+                    guard let self else { return }
+                    await self.foldOrphans()
+                }
+            }
+        }
+        do {
+            try await foldLeftovers()
+        } catch {
+            logger.error("Cannot fold the batches a stopped collector acknowledged", metadata: ["error": "\(error)"])
+        }
     }
 
-    /// Appends batches to the log and queues them for writing.
-    /// - Parameter check: which batches the database has stored, or an error that refuses them all
-    ///   (``PendingLog/append(_:check:)``).
+    /// Folds what the log held at start, once it succeeds; while it fails, each call tries again and throws.
+    private func foldLeftovers() async throws {
+        guard !recovered else { return }
+        let recovery = self.recovery ?? Task { try await log.foldOrphans(rebuild: rebuild, atStart: true) }
+        self.recovery = recovery
+        do {
+            let folded = try await recovery.value
+            if !recovered, folded > 0 {
+                logger.notice("Folded batches acknowledged before a restart", metadata: ["count": "\(folded)"])
+            }
+            recovered = true
+        } catch {
+            if self.recovery == recovery { self.recovery = nil }
+            throw error
+        }
+    }
+
+    /// Appends batches to the log and queues them for folding.
     /// - Returns: for each batch, whether it is new or was acknowledged or stored before.
-    func acknowledge(
-        _ batches: [BatchAggregate], check: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
-    ) async throws -> [IngestOutcome] {
-        await recover()
+    package func acknowledge(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         while waiting.count >= bounds.batches || waitingSampleBytes >= bounds.sampleBytes {
             // Full while writes fail: refused now (503), rather than held until the database is back.
             if let failure { throw failure }
             await withCheckedContinuation { senders.append($0) }
         }
-        let seqs = try await log.append(batches, check: check)
+        let seqs = try await log.append(batches)
         for (batch, seq) in zip(batches, seqs) {
             guard let seq else { continue }
             queue(batch, seq: seq)
@@ -104,15 +139,15 @@ actor DeferredApplier {
     }
 
     /// Throws when acknowledging would: the log cannot commit, or it is full while writes fail.
-    func checkReadiness() async throws {
+    package func checkReadiness() async throws {
         if waiting.count >= bounds.batches || waitingSampleBytes >= bounds.sampleBytes, let failure { throw failure }
         try await log.commitReadinessWrite()
     }
 
     /// Returns once every batch acknowledged before the call is in the rollups.
     /// - Throws: the last write's error while writes fail: a reader must not see the rollups without them.
-    func settle() async throws {
-        await recover()
+    package func settle() async throws {
+        try await foldLeftovers()
         let target = queued
         guard written < target else { return }
         if let failure { throw failure }
@@ -122,40 +157,25 @@ actor DeferredApplier {
         }
     }
 
-    /// Decodes the log's batches again and queues them: those a stopped collector acknowledged and never wrote.
-    /// A batch that no longer decodes is logged and dropped: the collector decodes them under no size limit, so only
-    /// a log written by a release that accepted what this one refuses can hold one.
-    private func readLog() async {
+    /// Folds what collectors that stopped left in the log since. A batch that no longer decodes is logged and
+    /// dropped: the collector decodes them under no size limit, so only a log written by a release that accepted
+    /// what this one refuses can hold one.
+    private func foldOrphans() async {
         do {
-            var unreadable: [Int64] = []
-            for entry in try await log.entries() {
-                do {
-                    queue(try rebuild(entry.source, entry.receivedAt), seq: entry.seq)
-                } catch {
-                    logger.error(
-                        "An acknowledged batch no longer decodes and is dropped",
-                        metadata: [
-                            "app.id": "\(entry.identity.app)", "batch.id": "\(entry.identity.batch)",
-                            "error": "\(error)",
-                        ])
-                    unreadable.append(entry.seq)
-                }
-            }
-            try await log.remove(unreadable)
-            if queued > 0 {
-                logger.notice("Folding batches acknowledged before a restart", metadata: ["count": "\(queued)"])
+            let folded = try await log.foldOrphans(rebuild: rebuild, atStart: false)
+            if folded > 0 {
+                logger.notice("Folded batches acknowledged by a collector that stopped", metadata: ["count": "\(folded)"])
             }
         } catch {
-            logger.error("Cannot read the log of acknowledged batches", metadata: ["error": "\(error)"])
+            logger.error("Cannot fold the batches a stopped collector acknowledged", metadata: ["error": "\(error)"])
         }
-        startWriting()
     }
 
     /// Queues a batch the log holds, without its body: the log keeps that.
     private func queue(_ batch: BatchAggregate, seq: Int64) {
         var batch = batch
         batch.source = nil
-        waiting.append((seq, batch))
+        waiting.append(LoggedBatch(seq: seq, batch: batch))
         waitingSampleBytes += Self.sampleBytes(of: batch)
         queued += 1
         pending.record(waiting.count)
@@ -187,8 +207,7 @@ actor DeferredApplier {
             let group = Array(waiting.prefix(Self.maxBatchesPerWrite))
             do {
                 // A store that was closed leaves its batches in the log, for whoever opens it next.
-                guard try await writeIsolatingConflicts(group.map(\.batch)) else { break }
-                try await log.remove(group.map(\.seq))
+                guard try await foldIsolatingConflicts(group) else { break }
                 waiting.removeFirst(group.count)
                 waitingSampleBytes -= group.reduce(0) { $0 + Self.sampleBytes(of: $1.batch) }
                 written += group.count
@@ -200,7 +219,7 @@ actor DeferredApplier {
                 readers.removeAll { $0.after <= written }
                 for entry in ready { entry.reader.resume() }
             } catch {
-                // The log still holds the batches; a write that committed before the log's removal failed is
+                // The log still holds the batches; a fold that committed before the log's removal failed is
                 // found stored next time and counts nothing twice.
                 logger.error("Folding acknowledged batches failed; retrying", metadata: ["error": "\(error)"])
                 failure = error
@@ -218,23 +237,25 @@ actor DeferredApplier {
         writing = false
     }
 
-    /// Writes batches in one transaction; when their groups conflict, writes them one by one and drops each that
-    /// conflicts alone. Acknowledging checks every batch's groups against the database, so only a group stored
-    /// under a colliding id between a batch's acknowledgment and its write gets here: such a batch must not hold
-    /// back every later one.
+    /// Folds batches in one transaction; when their groups conflict, folds them one by one and drops each that
+    /// conflicts alone. Only a group id that another key has (a SHA-256 collision) gets here: such a batch must not
+    /// hold back every later one.
     /// - Returns: `false` when the store is gone.
-    private func writeIsolatingConflicts(_ batches: [BatchAggregate]) async throws -> Bool {
+    private func foldIsolatingConflicts(_ batches: [LoggedBatch]) async throws -> Bool {
         do {
-            return try await write(batches)
+            return try await log.fold(batches)
         } catch let error as StoreError where error.code == .conflict {
-            for batch in batches {
+            for entry in batches {
                 do {
                     guard batches.count > 1 else { throw error }
-                    guard try await write([batch]) else { return false }
+                    guard try await log.fold([entry]) else { return false }
                 } catch let error as StoreError where error.code == .conflict {
                     logger.error(
                         "An acknowledged batch conflicts with a stored group and is dropped",
-                        metadata: ["app.id": "\(batch.appID)", "batch.id": "\(batch.batchID)", "error": "\(error)"])
+                        metadata: [
+                            "app.id": "\(entry.batch.appID)", "batch.id": "\(entry.batch.batchID)", "error": "\(error)",
+                        ])
+                    try await log.drop([entry.seq])
                 }
             }
             return true

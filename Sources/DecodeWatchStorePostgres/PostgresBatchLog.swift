@@ -1,0 +1,166 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import Logging
+
+/// The PostgreSQL store's ``BatchLog``: the `ingest_log` table every replica appends to, one statement per group
+/// commit.
+///
+/// A replica folds the batches it logged in one transaction that first marks them folded
+/// (`UPDATE … WHERE NOT folded RETURNING`) and then writes the rollups of those it marked: a batch another replica
+/// folded meanwhile is not returned, and is not counted again. What a replica logged and never folded (it died) is
+/// claimed by another after ``orphanAge`` (by itself when it restarts) with `FOR UPDATE SKIP LOCKED`, decoded
+/// again and folded the same way, so two replicas never fold one batch, and none waits for another's fold.
+///
+/// Folded rows are deleted after ``orphanAge``, not in the fold: an append that reads `batches` before the fold
+/// commits then still conflicts with the batch's row, and answers it as a duplicate.
+final class PostgresBatchLog: BatchLog {
+    /// How long a batch stays in the log before any replica folds it as one a stopped replica left: its own
+    /// replica folds it within milliseconds, or within seconds while PostgreSQL is slow.
+    static let orphanAge = Duration.seconds(2)
+
+    private weak let store: PostgresReportStore?
+    private let logger: Logger
+
+    init(store: PostgresReportStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Appends, in one statement, each batch that is neither logged nor in `batches`, after their groups are checked
+    /// for id collisions (``SQLStore/checkGroups(of:)``).
+    func append(_ batches: [BatchAggregate]) async throws -> [Int64?] {
+        guard let store else { throw StoreError(.unavailable, "The PostgreSQL store of this log was closed.") }
+        try await store.checkGroups(of: batches)
+        var rows: [String] = []
+        var arguments: [SQLValue] = []
+        for batch in batches {
+            let first = arguments.count
+            rows.append("($\(first + 1), $\(first + 2), $\(first + 3)::BIGINT, $\(first + 4), $\(first + 5)::BYTEA)")
+            let source = batch.source ?? BatchSource(body: Data(), encoding: .identity)
+            arguments += [
+                .text(batch.appID), .text(batch.batchID), SQLValue(batch.receivedAt), .text(source.encoding.rawValue),
+                .blob(source.body),
+            ]
+        }
+        let statement = SQLStatement(
+            """
+            INSERT INTO ingest_log (app_id, batch_id, received_at, encoding, body)
+            SELECT v.app_id, v.batch_id, v.received_at, v.encoding, v.body
+            FROM (VALUES \(rows.joined(separator: ", "))) AS v (app_id, batch_id, received_at, encoding, body)
+            WHERE NOT EXISTS (SELECT 1 FROM batches b WHERE b.app_id = v.app_id AND b.batch_id = v.batch_id)
+            ON CONFLICT (app_id, batch_id) DO NOTHING
+            RETURNING seq, app_id, batch_id
+            """,
+            arguments)
+        let logged = try await store.perform(
+            .fetch(statement) { records in
+                try records.map { (BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")), try $0.integer("seq")) }
+            }, access: .write)
+        var seqs = Dictionary(logged) { first, _ in first }
+        // A batch sent twice in one group commit is logged once: the first delivery gets its place.
+        return batches.map { seqs.removeValue(forKey: BatchIdentity(app: $0.appID, batch: $0.batchID)) }
+    }
+
+    /// Marks the batches folded and writes the rollups of those it marked, in one transaction.
+    func fold(_ batches: [LoggedBatch]) async throws -> Bool {
+        guard let store, !batches.isEmpty else { return store != nil }
+        let prepared = try store.writeStep(batches.map(\.batch))
+        let step = SQLStep<WrittenBatches>.run(Self.markFolded(batches.map(\.seq))) { rows in
+            let claimed = Set(try rows.map { try $0.integer("seq") })
+            guard claimed.count < batches.count else { return prepared }
+            return try store.writeStep(batches.filter { claimed.contains($0.seq) }.map(\.batch))
+        }
+        store.didCommit(try await store.perform(step, access: .write))
+        return true
+    }
+
+    func drop(_ seqs: [Int64]) async throws {
+        guard let store, !seqs.isEmpty else { return }
+        let delete = SQLStatement("DELETE FROM ingest_log WHERE seq IN (\(Self.list(seqs.count)))", seqs.map(SQLValue.integer))
+        _ = try await store.perform(.fetch(delete) { $0.count }, access: .write)
+    }
+
+    /// Claims, ``BatchFolder/maxBatchesPerWrite`` at a time, the batches logged more than ``orphanAge`` ago (at
+    /// start, all) that no replica is folding, and folds each chunk in the transaction that claimed it.
+    func foldOrphans(rebuild: @escaping BatchFolder.Rebuild, atStart: Bool) async throws -> Int {
+        guard let store else { return 0 }
+        let limit = BatchFolder.maxBatchesPerWrite
+        let age = atStart ? 0 : Self.orphanAge.components.seconds * 1000
+        let claim = SQLStatement(
+            """
+            SELECT seq, app_id, batch_id, received_at, encoding, body FROM ingest_log
+            WHERE NOT folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - $1
+            ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED
+            """,
+            [.integer(age), .integer(Int64(limit))])
+        let logger = logger
+        // Folded batches, once no delivery of theirs can still be in flight from before their fold.
+        let cleanup = SQLStatement(
+            """
+            DELETE FROM ingest_log
+            WHERE folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - $1
+            """,
+            [.integer(Self.orphanAge.components.seconds * 1000)])
+        _ = try await store.perform(.fetch(cleanup) { $0.count }, access: .write)
+        var total = 0
+        while true {
+            let step = SQLStep<(WrittenBatches?, Int)>.run(claim) { rows in
+                guard !rows.isEmpty else { return .done((nil, 0)) }
+                var folded: [BatchAggregate] = []
+                for row in rows {
+                    let source = BatchSource(
+                        body: try row.blob("body"),
+                        encoding: BatchSource.Encoding(rawValue: try row.text("encoding")) ?? .identity)
+                    do {
+                        folded.append(try rebuild(source, try row.date("received_at")))
+                    } catch {
+                        logger.error(
+                            "An acknowledged batch no longer decodes and is dropped",
+                            metadata: [
+                                "app.id": "\((try? row.text("app_id")) ?? "")",
+                                "batch.id": "\((try? row.text("batch_id")) ?? "")",
+                                "error": "\(error)",
+                            ])
+                    }
+                }
+                let seqs = try rows.map { try $0.integer("seq") }
+                return .run(Self.markFolded(seqs)) { [folded] _ in
+                    try store.writeStep(folded).then { .done(($0, rows.count)) }
+                }
+            }
+            let (written, count) = try await store.perform(step, access: .write)
+            if let written { store.didCommit(written) }
+            total += count
+            guard count == limit else { return total }
+        }
+    }
+
+    func newest() async throws -> Int64? {
+        guard let store else { return nil }
+        let statement = SQLStatement("SELECT max(seq) AS seq FROM ingest_log")
+        return try await store.perform(.fetch(statement) { try $0.first?.optionalInteger("seq") }, access: .lookup)
+    }
+
+    func holds(upTo seq: Int64) async throws -> Bool {
+        guard let store else { return false }
+        let statement = SQLStatement(
+            "SELECT seq FROM ingest_log WHERE seq <= $1 AND NOT folded LIMIT 1", [.integer(seq)])
+        return try await store.perform(.fetch(statement) { !$0.isEmpty }, access: .lookup)
+    }
+
+    /// The log is in the database: acknowledging can commit when the database can.
+    func commitReadinessWrite() async throws {
+        try await store?.commitReadinessWrite()
+    }
+
+    private static func markFolded(_ seqs: [Int64]) -> SQLStatement {
+        SQLStatement(
+            "UPDATE ingest_log SET folded = true WHERE seq IN (\(list(seqs.count))) AND NOT folded RETURNING seq",
+            seqs.map(SQLValue.integer))
+    }
+
+    private static func list(_ count: Int) -> String {
+        (1...count).map { "$\($0)" }.joined(separator: ", ")
+    }
+}
