@@ -2,8 +2,8 @@
 # Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, the same way
 # as run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from `IngestBench generate`
 # (the distributions of shared/bench/realistic_batches.py, about 6 KB deflate each), default serve flags
-# (logging included), a 202 only after the commit. PostgreSQL runs with its durable defaults (fsync and
-# synchronous_commit on). Needs Debian's postgresql, nginx and wrk; run as root or as a user that may
+# (logging included), a 202 once the batch is in the ingest_log table, the rate counting the folds that follow.
+# PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx and wrk; run as root or as a user that may
 # run PostgreSQL's initdb. Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -62,8 +62,17 @@ NGINX
     echo "== PostgreSQL, $replicas replica(s) behind nginx"
     wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18099 -- "$work/batches" $count 2 |
         grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+    # A batch is acknowledged once it is in ingest_log and folded into the rollups in the background: wait until no
+    # batch is left unfolded, so that the rate counts the folding too.
+    started=$(date +%s.%N)
+    while [ "$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc \
+        "SELECT COUNT(*) FROM $schema.ingest_log WHERE NOT folded")" -gt 0 ]; do
+        sleep 0.05
+    done
+    wait_s=$(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { printf "%.2f", a - b }')
     stored=$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc "SELECT COUNT(*) FROM $schema.batches")
-    echo "stored batches: $stored (x100 reports)"
+    echo "stored batches: $stored (x100 reports), the last folded $wait_s s after the run:" \
+        "$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }') batches/s folded"
     kill "$nginx_pid"
     kill $(jobs -p) 2>/dev/null || true
     wait 2>/dev/null || true

@@ -107,19 +107,24 @@ struct PostgresFaultTests {
         var recovered: [Duration] = []
         for (index, port) in load.ports.enumerated() {
             let ingests = await load.deliver(
-                load.nextBatch(), firstPort: index, rotate: false, within: Self.recoveryLimit - (ContinuousClock.now - back))
+                load.nextBatch(), firstPort: index, rotate: false,
+                within: Self.recoveryLimit - (ContinuousClock.now - back))
             #expect(ingests, "replica \(index) does not ingest \(Self.recoveryLimit) after \(fault) \(round)")
-            let ready = await Self.waitUntilReady(port, load: load, within: Self.recoveryLimit - (ContinuousClock.now - back))
+            let ready = await Self.waitUntilReady(
+                port, load: load, within: Self.recoveryLimit - (ContinuousClock.now - back))
             #expect(ready != nil, "replica \(index) is not ready \(Self.recoveryLimit) after \(fault) \(round)")
             recovered.append(ContinuousClock.now - back)
         }
         let seen = await watch.statuses()
         if fault.makesUnready {
             for (index, statuses) in seen.enumerated() {
-                #expect(statuses.contains(503), "replica \(index) never answered 503 during \(fault) \(round): \(statuses)")
+                #expect(
+                    statuses.contains(503), "replica \(index) never answered 503 during \(fault) \(round): \(statuses)")
             }
         }
-        print("Fault \(fault) \(round): all replicas ingest and are ready after \(recovered.max() ?? .zero); /readyz: \(seen)")
+        print(
+            "Fault \(fault) \(round): all replicas ingest and are ready after \(recovered.max() ?? .zero); /readyz: \(seen)"
+        )
     }
 
     /// Reads the totals back and compares them with what was acknowledged: every count, install count and
@@ -127,9 +132,13 @@ struct PostgresFaultTests {
     private func expectTotals(of acknowledged: [ReplicaBatch], from port: Int) async throws {
         let url = URL(
             string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T00:00:00Z&until=2026-11-22T00:00:00Z")!
-        let summary = try JSONDecoder().decode(FieldsSummary.self, from: try await URLSession.shared.data(from: url).0)
+        let body = try await URLSession.shared.data(from: url).0
+        let summary = try #require(
+            try? JSONDecoder().decode(FieldsSummary.self, from: body), "\(String(decoding: body, as: UTF8.self))")
         let stored = Dictionary(
-            uniqueKeysWithValues: summary.fields.map { ("\($0.path) \($0.endpoint)", [Double($0.count), Double($0.installs), $0.rate]) })
+            uniqueKeysWithValues: summary.fields.map {
+                ("\($0.path) \($0.endpoint)", [Double($0.count), Double($0.installs), $0.rate])
+            })
         let wanted = ReplicaBatch.expected(acknowledged).mapValues {
             [Double($0.count), Double($0.installs.count), Double($0.count) / Double($0.decodes)] as [Double?]
         }
@@ -157,7 +166,8 @@ struct PostgresFaultTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         let took = ContinuousClock.now - started
-        #expect(!replica.process.isRunning, "still running \(exitLimit) after SIGTERM:\n\(replica.readLog().suffix(3000))")
+        #expect(
+            !replica.process.isRunning, "still running \(exitLimit) after SIGTERM:\n\(replica.readLog().suffix(3000))")
         if replica.process.isRunning {
             kill(replica.process.processIdentifier, SIGKILL)
             replica.process.waitUntilExit()

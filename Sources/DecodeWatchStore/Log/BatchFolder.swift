@@ -52,7 +52,8 @@ package actor BatchFolder {
     private var failure: (any Error)?
     private var lastFold = ContinuousClock.now
     private let spacing: Duration
-    /// The writer's wait for more batches, cut short when a reader comes or a full fold's worth waits.
+    /// The writer's wait for more batches or before a retry, cut short when a reader comes or a full fold's worth
+    /// waits.
     private var nap: Task<Void, Never>?
     /// In `/metrics`: batches acknowledged and not yet folded, transactions that folded some, batches they folded,
     /// and failed attempts.
@@ -150,7 +151,8 @@ package actor BatchFolder {
         try await foldLeftovers()
         let target = queued
         guard written < target else { return }
-        if let failure { throw failure }
+        // While folds fail, the read has the next attempt made now rather than after the retry delay: the database
+        // may be back. It fails with that attempt's error if the attempt fails.
         try await withCheckedThrowingContinuation { reader in
             readers.append((target, reader))
             nap?.cancel()
@@ -164,7 +166,8 @@ package actor BatchFolder {
         do {
             let folded = try await log.foldOrphans(rebuild: rebuild, atStart: false)
             if folded > 0 {
-                logger.notice("Folded batches acknowledged by a collector that stopped", metadata: ["count": "\(folded)"])
+                logger.notice(
+                    "Folded batches acknowledged by a collector that stopped", metadata: ["count": "\(folded)"])
             }
         } catch {
             logger.error("Cannot fold the batches a stopped collector acknowledged", metadata: ["error": "\(error)"])
@@ -199,10 +202,7 @@ package actor BatchFolder {
         while !waiting.isEmpty {
             let due = lastFold + spacing
             if failure == nil, readers.isEmpty, waiting.count < Self.maxBatchesPerWrite, ContinuousClock.now < due {
-                let nap = Task { _ = try? await Task.sleep(until: due) }
-                self.nap = nap
-                await nap.value
-                self.nap = nil
+                await pause(until: due)
             }
             let group = Array(waiting.prefix(Self.maxBatchesPerWrite))
             do {
@@ -232,9 +232,17 @@ package actor BatchFolder {
             let resumed = senders
             senders = []
             for sender in resumed { sender.resume() }
-            if failure != nil { try? await Task.sleep(for: Self.retryDelay) }
+            if failure != nil, readers.isEmpty { await pause(until: .now + Self.retryDelay) }
         }
         writing = false
+    }
+
+    /// Waits until `due`, or until a reader or a full fold's worth of batches cuts the wait short.
+    private func pause(until due: ContinuousClock.Instant) async {
+        let nap = Task { _ = try? await Task.sleep(until: due) }
+        self.nap = nap
+        await nap.value
+        self.nap = nil
     }
 
     /// Folds batches in one transaction; when their groups conflict, folds them one by one and drops each that
