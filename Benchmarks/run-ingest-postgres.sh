@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, the same way
-# as run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from `IngestBench generate`
+# Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, after one collector on
+# SQLite as the reference of the same run, the same way as run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from `IngestBench generate`
 # (the distributions of shared/bench/realistic_batches.py, about 6 KB deflate each), default serve flags
 # (logging included), a 202 once the batch is in the ingest_log table, the rate counting the folds that follow.
 # PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx and wrk; run as root or as a user that may
-# run PostgreSQL's initdb. Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
+# run PostgreSQL's initdb. INGEST_MODE=direct runs the collectors with `--ingest-mode direct`.
+# Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-10}
 connections=${2:-16}
+mode=${INGEST_MODE:-logged}
 count=20000
 work=$(mktemp -d)
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -25,6 +27,27 @@ swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
 .build/release/IngestBench generate "$work/batches" $count >/dev/null
 
+# The reference of the same run: one collector on SQLite, its default store, sent the same batches directly.
+echo "== SQLite, one collector (reference)"
+../.build/release/decodewatch serve --port 18100 --db "$work/bench.sqlite" --ingest-mode "$mode" \
+    2>"$work/serve-sqlite.log" &
+sqlite_pid=$!
+sleep 1
+wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18100 -- "$work/batches" $count 2 |
+    grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+started=$(date +%s.%N)
+while pending=$(curl -s http://127.0.0.1:18100/metrics |
+    awk '/^decodewatch_ingest_pending_batches / { print int($2) }') && [ "${pending:-0}" -gt 0 ]; do
+    sleep 0.02
+done
+wait_s=$(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { printf "%.2f", a - b }')
+stored=$(curl -s http://127.0.0.1:18100/metrics |
+    awk '/^decodewatch_ingest_batches_total\{outcome="stored"/ { print int($2) }')
+echo "stored batches: $stored (x100 reports), the last folded $wait_s s after the run:" \
+    "$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }') batches/s folded"
+kill "$sqlite_pid"
+wait "$sqlite_pid" 2>/dev/null || true
+
 "${as_owner[@]}" "$bin/initdb" -D "$work/pg" -U bench --auth=trust -E UTF8 >/dev/null
 "${as_owner[@]}" "$bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
     -o "-c listen_addresses=127.0.0.1 -p 55499 -k $work -c max_connections=200" start >/dev/null
@@ -35,7 +58,7 @@ for replicas in 1 2 3; do
     upstream=""
     for index in $(seq 1 "$replicas"); do
         port=$((18100 + index))
-        ../.build/release/decodewatch serve --port $port --database-url "$url&schema=$schema" \
+        ../.build/release/decodewatch serve --port $port --database-url "$url&schema=$schema" --ingest-mode "$mode" \
             2>"$work/serve-$replicas-$index.log" &
         upstream+="server 127.0.0.1:$port; "
     done

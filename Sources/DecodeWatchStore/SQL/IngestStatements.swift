@@ -26,10 +26,6 @@ struct IngestStatements {
     private let receivedAt: Date
     private let dialect: SQLDialect
 
-    /// Rows per statement of at most 11 columns; wider rows go fewer to a statement, so that each stays under
-    /// SQLite's historical limit of 999 parameters.
-    static let rowsPerStatement = 90
-
     /// Records the batch ids; returns `app_id, batch_id` of each batch not stored before (then only those
     /// are folded and written).
     static func record(_ batches: [BatchAggregate], dialect: SQLDialect) -> [SQLStatement] {
@@ -192,15 +188,15 @@ struct IngestStatements {
                 """)
     }
 
-    /// Inserts rows in statements of at most ``rowsPerStatement`` rows, in order, sized so that their texts
-    /// recur (``SQLDialect/statementSizes(rows:max:)``).
+    /// Inserts rows in statements of at most ``SQLDialect/rowsPerInsert(columns:)`` rows, in order, sized so that
+    /// their texts recur (``SQLDialect/statementSizes(rows:max:)``).
     /// - Parameter then: the `ON CONFLICT` clause and whatever follows it.
     static func insert(
         into table: String, columns: [String], rows: [[SQLValue]], dialect: SQLDialect, then: String
     ) -> [SQLStatement] {
         var start = 0
-        let perStatement = min(rowsPerStatement, 999 / columns.count)
-        return dialect.statementSizes(rows: rows.count, max: perStatement).map { size in
+        return dialect.statementSizes(rows: rows.count, max: dialect.rowsPerInsert(columns: columns.count)).map {
+            size in
             let chunk = rows[start..<start + size]
             start += size
             let shape = InsertShape(table: table, columns: columns, then: then, rows: size, dialect: dialect)
@@ -220,7 +216,7 @@ private struct InsertShape: Hashable {
     let dialect: SQLDialect
 
     /// The texts written so far: a few per table, since the ingest's tables, columns and clauses are fixed and
-    /// row counts are at most ``IngestStatements/rowsPerStatement``.
+    /// row counts are at most ``SQLDialect/rowsPerInsert(columns:)`` in falling powers of two.
     private static let written = Mutex<[InsertShape: String]>([:])
 
     /// The statement's text.
