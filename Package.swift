@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DecodeWatchCore", targets: ["DecodeWatchCore"]),
         .library(name: "DecodeWatchZlib", targets: ["DecodeWatchZlib"]),
         .library(name: "DecodeWatchStore", targets: ["DecodeWatchStore"]),
+        .library(name: "DecodeWatchStoreSQLite", targets: ["DecodeWatchStoreSQLite"]),
         .library(name: "DecodeWatchStorePostgres", targets: ["DecodeWatchStorePostgres"]),
         .library(name: "DecodeWatchServer", targets: ["DecodeWatchServer"]),
         .executable(name: "decodewatch", targets: ["decodewatch"]),
@@ -66,16 +67,25 @@ let package = Package(
         ),
         // The SDK apps import. Foundation and zlib only, so it builds for iOS.
         .target(name: "DecodeWatch", dependencies: ["DecodeWatchWire", "DecodeWatchZlib"]),
-        // Storage: the store protocols, the SQL both databases share, and the SQLite implementation.
+        // Storage: the store protocols, the SQL both databases share, the log of acknowledged batches and its folder.
         .target(
             name: "DecodeWatchStore",
             dependencies: [
                 "DecodeWatchCore",
                 .product(name: "Crypto", package: "swift-crypto", condition: collector),
+                .product(name: "Logging", package: "swift-log", condition: collector),
+                .product(name: "Metrics", package: "swift-metrics", condition: collector),
+            ]
+        ),
+        // The embedded default: the same protocols on one SQLite file, and its log of acknowledged batches.
+        .target(
+            name: "DecodeWatchStoreSQLite",
+            dependencies: [
+                "DecodeWatchCore",
+                "DecodeWatchStore",
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: collector),
                 .product(name: "Logging", package: "swift-log", condition: collector),
-                .product(name: "Metrics", package: "swift-metrics", condition: collector),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
             ]
         ),
@@ -119,6 +129,7 @@ let package = Package(
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchStorePostgres",
+                "DecodeWatchStoreSQLite",
                 "DecodeWatchZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: collector),
                 .product(name: "Hummingbird", package: "hummingbird", condition: collector),
@@ -153,6 +164,7 @@ let package = Package(
                 "DecodeWatchContracts",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
+                "DecodeWatchStoreSQLite",
                 .product(name: "Hummingbird", package: "hummingbird", condition: collector),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
                 .product(name: "NIOCore", package: "swift-nio", condition: collector),
@@ -164,6 +176,7 @@ let package = Package(
             dependencies: [
                 "DecodeWatchStore",
                 "DecodeWatchStorePostgres",
+                "DecodeWatchStoreSQLite",
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
                 .product(name: "InMemoryLogging", package: "swift-log", condition: collector),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: collector),
@@ -177,6 +190,7 @@ let package = Package(
                 "CZlib",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
+                "DecodeWatchStoreSQLite",
                 "DecodeWatchZlib",
                 .product(name: "GRDB", package: "GRDB.swift", condition: collector),
             ]
@@ -185,6 +199,7 @@ let package = Package(
             name: "decodewatchTests",
             dependencies: [
                 "decodewatch",
+                "DecodeWatchStoreSQLite",
                 "DecodeWatchZlib",
                 .product(name: "Hummingbird", package: "hummingbird", condition: collector),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),

@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchStore", package: root),
+                .product(name: "DecodeWatchStoreSQLite", package: root),
                 .product(name: "DecodeWatchZlib", package: root),
             ]
         ),
@@ -33,6 +34,7 @@ let package = Package(
             dependencies: [
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchStore", package: root),
+                .product(name: "DecodeWatchStoreSQLite", package: root),
             ]
         ),
         .executableTarget(
@@ -42,6 +44,7 @@ let package = Package(
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchStore", package: root),
                 .product(name: "DecodeWatchStorePostgres", package: root),
+                .product(name: "DecodeWatchStoreSQLite", package: root),
             ]
         ),
         .executableTarget(

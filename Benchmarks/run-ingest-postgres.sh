@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, after one collector on
-# SQLite as the reference of the same run, the same way as run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from `IngestBench generate`
-# (the distributions of shared/bench/realistic_batches.py, about 6 KB deflate each), default serve flags
-# (logging included), a 202 once the batch is in the ingest_log table, the rate counting the folds that follow.
-# PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx and wrk; run as root or as a user that may
-# run PostgreSQL's initdb. INGEST_MODE=direct runs the collectors with `--ingest-mode direct`.
+# Measures durable ingest with PostgreSQL and 1, 2 and 3 collector replicas behind nginx, after the references of
+# the same run: the one-core decode loop, nginx answering 202 to the same bodies, and one collector on SQLite.
+# Measured the way run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from
+# `IngestBench generate` (the distributions of shared/bench/realistic_batches.py, about 6 KB deflate each), default
+# serve flags (logging included), a 202 once the batch is in the log, the rate counting the folds that follow.
+# PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx and
+# wrk; run as root or as a user that may run PostgreSQL's initdb. INGEST_MODE=direct runs the collectors with
+# `--ingest-mode direct`.
 # Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +28,32 @@ trap cleanup EXIT
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
 .build/release/IngestBench generate "$work/batches" $count >/dev/null
+
+echo "== CPU limit: inflate + validate + fold + redact, one core"
+.build/release/IngestBench cpu "$work/batches" "$seconds"
+
+echo "== HTTP limit: nginx answering 202 to the same batches"
+cat >"$work/nginx-202.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx-202.pid;
+error_log $work/nginx-202-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work;
+  server {
+    listen 127.0.0.1:18098;
+    location /v1/reports { client_max_body_size 2m; return 202 '{"accepted":100,"rejected":[],"duplicate":false}'; }
+  }
+}
+NGINX
+nginx -c "$work/nginx-202.conf" -g 'daemon off;' &
+reference_pid=$!
+sleep 0.5
+wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18098 -- "$work/batches" $count 2 |
+    grep -E 'Requests/sec|Latency|requests in'
+kill "$reference_pid"
+wait "$reference_pid" 2>/dev/null || true
 
 # The reference of the same run: one collector on SQLite, its default store, sent the same batches directly.
 echo "== SQLite, one collector (reference)"

@@ -6,6 +6,7 @@ import Testing
 
 @testable import DecodeWatchStore
 @testable import DecodeWatchStorePostgres
+@testable import DecodeWatchStoreSQLite
 
 /// The migration that keys cell tables by `group_seq`: a database written before it keeps what it counted.
 @Suite("Integer cell keys migration")

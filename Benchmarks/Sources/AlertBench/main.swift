@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
+import DecodeWatchStoreSQLite
 import Foundation
 
 // Usage: AlertBench [GROUPS] [RULES] [RUNS] [WINDOWS]   (defaults 10000 20 30 1)

@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
+import DecodeWatchStoreSQLite
 import DecodeWatchZlib
 import Foundation
 

@@ -2,6 +2,7 @@ import BenchmarkSupport
 import DecodeWatchCore
 import DecodeWatchStore
 import DecodeWatchStorePostgres
+import DecodeWatchStoreSQLite
 import Foundation
 
 // Usage: QueryBench [REPORTS] [GROUPS] [RUNS] [--db PATH] [--postgres URL]   (defaults 10000000 10000 21)

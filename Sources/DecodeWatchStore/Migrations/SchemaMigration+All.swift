@@ -71,7 +71,7 @@ extension SchemaMigration {
             ]),
         SchemaMigration(
             sqlite: "rekeyGroupsBySHA256", postgres: nil,
-            steps: [.sqliteFunction { try SQLiteMigrations.rekeyGroupsBySHA256($0) }]),
+            steps: [.sqliteFunction(.rekeyGroupsBySHA256)]),
         // Retention deletes batch ids by receive time, a few thousand at a time.
         SchemaMigration(
             sqlite: "indexBatchesByReceiveTime", postgres: (4, "index_batches_by_receive_time"),

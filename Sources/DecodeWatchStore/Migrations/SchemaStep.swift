@@ -1,5 +1,3 @@
-import GRDB
-
 /// One step of a ``SchemaMigration``, written once and spelled for each store by ``statements(in:)``.
 package enum SchemaStep: Sendable {
     /// `CREATE TABLE` with `columns`, and a primary key of several columns if `primaryKey` names them (a key of
@@ -19,8 +17,8 @@ package enum SchemaStep: Sendable {
     /// got there, is one of these.
     indirect case only(SQLDialect, [SchemaStep])
     /// Work SQL cannot do, such as hashing in Swift, for SQLite alone: the store that existed when it was needed.
-    /// The SQLite store runs it (``SQLiteMigrations``); it has no statements.
-    case sqliteFunction(@Sendable (Database) throws -> Void)
+    /// The SQLite store runs the work of that name (`SQLiteMigrations`); it has no statements.
+    case sqliteFunction(SQLiteWork)
 
     /// The step's statements in a dialect, in order; none for a step of the other store alone.
     package func statements(in dialect: SQLDialect) -> [String] {
@@ -46,4 +44,10 @@ package enum SchemaStep: Sendable {
             return []
         }
     }
+}
+
+/// Work a SQLite migration does in Swift (``SchemaStep/sqliteFunction(_:)``), done by the SQLite store.
+package enum SQLiteWork: Sendable {
+    /// Moves every group from its FNV-1a id to its SHA-256 id (``GroupKey/id``), in every table.
+    case rekeyGroupsBySHA256
 }

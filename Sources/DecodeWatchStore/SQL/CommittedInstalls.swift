@@ -63,7 +63,7 @@ package final class CommittedInstalls: Sendable {
     }
 
     /// Forgets every row: after this store deleted rows.
-    func forget() {
+    package func forget() {
         tables.withLock { $0.removeAll() }
     }
 

@@ -172,9 +172,9 @@ extension StoreError {
 
 extension Date {
     /// Milliseconds since 1970, the time unit of both databases.
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    package var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 
-    init(milliseconds: Int64) {
+    package init(milliseconds: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 }

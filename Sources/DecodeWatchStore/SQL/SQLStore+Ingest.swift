@@ -89,7 +89,7 @@ package struct BatchIdentity: Hashable {
         self.batch = batch
     }
 
-    init(_ batch: BatchAggregate) {
+    package init(_ batch: BatchAggregate) {
         self.init(app: batch.appID, batch: batch.batchID)
     }
 }

@@ -3,6 +3,7 @@ import DecodeWatch
 import DecodeWatchCore
 import DecodeWatchServer
 import DecodeWatchStore
+import DecodeWatchStoreSQLite
 import Foundation
 import Logging
 import ServiceLifecycle

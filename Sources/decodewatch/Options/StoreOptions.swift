@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecodeWatchStore
 import DecodeWatchStorePostgres
+import DecodeWatchStoreSQLite
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,6 +1,7 @@
 import DecodeWatchCore
 import DecodeWatchServer
 import DecodeWatchStore
+import DecodeWatchStoreSQLite
 import DecodeWatchZlib
 import Foundation
 import Hummingbird

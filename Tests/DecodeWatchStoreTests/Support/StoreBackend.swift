@@ -1,5 +1,6 @@
 import DecodeWatchStore
 import DecodeWatchStorePostgres
+import DecodeWatchStoreSQLite
 import Foundation
 import GRDB
 import Logging

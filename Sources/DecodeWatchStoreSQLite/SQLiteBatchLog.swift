@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchStore
 import Foundation
 import GRDB
 import Synchronization

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchStore
 import GRDB
 
 /// The schema's migrations (``SchemaMigration/all``) as SQLite runs them: GRDB records each by its name in
@@ -9,7 +10,7 @@ enum SQLiteMigrations {
         for migration in SchemaMigration.all {
             migrator.registerMigration(migration.sqlite) { db in
                 for step in migration.steps {
-                    if case .sqliteFunction(let function) = step { try function(db) }
+                    if case .sqliteFunction(let work) = step { try run(work, in: db) }
                     for statement in step.statements(in: .sqlite) { try db.execute(sql: statement) }
                 }
             }
@@ -17,8 +18,14 @@ enum SQLiteMigrations {
         return migrator
     }
 
+    private static func run(_ work: SQLiteWork, in db: Database) throws {
+        switch work {
+        case .rekeyGroupsBySHA256: try rekeyGroupsBySHA256(db)
+        }
+    }
+
     /// Moves every group from its FNV-1a id to its SHA-256 id (``GroupKey/id``), in every table.
-    static func rekeyGroupsBySHA256(_ db: Database) throws {
+    private static func rekeyGroupsBySHA256(_ db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT group_id, app_id, endpoint, path, kind FROM groups")
         for row in rows {
             let key = GroupKey(

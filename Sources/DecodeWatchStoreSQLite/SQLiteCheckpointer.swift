@@ -1,3 +1,4 @@
+import DecodeWatchStore
 import GRDB
 import Logging
 import ServiceLifecycle
