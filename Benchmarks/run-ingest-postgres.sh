@@ -40,7 +40,7 @@ error_log $work/nginx-202-error.log;
 events { worker_connections 1024; }
 http {
   access_log off;
-  client_body_temp_path $work;
+  client_body_temp_path $work/nginx-body;
   server {
     listen 127.0.0.1:18098;
     location /v1/reports { client_max_body_size 2m; return 202 '{"accepted":100,"rejected":[],"duplicate":false}'; }
@@ -98,7 +98,7 @@ error_log $work/nginx-error.log;
 events { worker_connections 1024; }
 http {
   access_log off;
-  client_body_temp_path $work;
+  client_body_temp_path $work/nginx-body;
   upstream collectors { $upstream keepalive 64; }
   server {
     listen 127.0.0.1:18099;
