@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 "FuzzDriver", .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchStore", package: root),
+                .product(name: "DecodeWatchStoreSQLite", package: root),
             ]
         ),
         .executableTarget(

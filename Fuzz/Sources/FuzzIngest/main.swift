@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
+import DecodeWatchStoreSQLite
 import Foundation
 import FuzzDriver
 
