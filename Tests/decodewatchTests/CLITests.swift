@@ -165,6 +165,32 @@ struct CLITests {
         #expect(result.error.hasPrefix("Error: \(problem)"), "\(result.error)")
     }
 
+    @Test("serve --ingest-mode direct counts a batch before its 202 without a log; an unknown mode is refused")
+    func ingestModes() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("direct.sqlite").path
+        let server = try CLI.start(["serve", "--port", "0", "--ingest-mode", "direct", "--db", path])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let posted = try await CLI.postExampleBatch(port: try await server.port(), session: session)
+        #expect(posted.status == 202, "\(posted.body)")
+        #expect(!FileManager.default.fileExists(atPath: path + "-pending"), "direct mode made a log")
+        let fields = try CLI.run(
+            [
+                "fields", "--format", "json", "--db", path, "--since", "2026-11-21T09:00:00Z", "--until",
+                "2026-11-21T10:00:00Z",
+            ])
+        let summary = try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8))
+        #expect(summary.fields.map(\.count) == [3, 1, 1])
+
+        let refused = try CLI.run(["serve", "--port", "0", "--ingest-mode", "sometimes", "--db", path])
+        #expect(refused.status == 64)
+        #expect(
+            refused.error.hasPrefix("Error: The value 'sometimes' is invalid for '--ingest-mode <logged|direct>'"),
+            "\(refused.error)")
+    }
+
     @Test(
         "the database is an SQLite file or a PostgreSQL URL, never both; conflicts and bad URLs fail in one line",
         arguments: [
