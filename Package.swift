@@ -53,7 +53,7 @@ let package = Package(
         // Foundation only.
         .target(name: "DecodeWatchWire"),
         // The collector's domain: validation, aggregation, grouping, the summary and the digest.
-        .target(name: "DecodeWatchCore", dependencies: ["DecodeWatchWire"]),
+        .target(name: "DecodeWatchCore", dependencies: ["DecodeWatchWire", "DecodeWatchZlib"]),
         // Reads OpenAPI 3.0 and 3.1 documents (YAML or JSON) into Core's contract model, for contract drift.
         .target(
             name: "DecodeWatchContracts",

@@ -33,11 +33,10 @@ public func buildApplication(
     let normalizer = EndpointNormalizer(templates: configuration.routeTemplates)
     let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
     let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
-    let validator = BatchValidator(limits: configuration.limits, normalizer: normalizer)
-    let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys)
-    let logsBatches =
-        configuration.ingestMode == .logged
-        && acknowledgeBeforeWriting(store, validator: validator, redactor: redactor, logger: logger)
+    let pipeline = IngestPipeline(
+        validator: BatchValidator(limits: configuration.limits, normalizer: normalizer),
+        redactor: Redactor(sensitiveKeys: configuration.sensitiveKeys))
+    if configuration.ingestMode == .logged { acknowledgeBeforeWriting(store, pipeline: pipeline, logger: logger) }
     let gate = IngestGate(
         maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute)
     let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
@@ -48,12 +47,10 @@ public func buildApplication(
     IngestController(
         commits: GroupCommit(store: store, metrics: factory),
         verifier: verifier,
-        validator: validator,
-        redactor: redactor,
+        pipeline: pipeline,
         gate: gate,
         metrics: metrics,
-        readTimeout: configuration.readTimeout,
-        keepsSource: logsBatches
+        readTimeout: configuration.readTimeout
     ).addRoutes(to: router)
     FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
     CheckController(store: store).addRoutes(to: readers)
@@ -103,23 +100,13 @@ private let serverName = "decodewatch"
 
 /// Acknowledges each batch once it is in the store's log of acknowledged batches, and folds the logged batches into
 /// the rollups in the background, many per transaction: a commit costs mostly the cells it touches, which batches
-/// sent together share, and an acknowledgment never waits behind it. Batches a stopped collector left in the log are
-/// decoded again as this one decodes them, but under no size limit (they were acknowledged under the limits of their
-/// time). Without the log (it cannot be opened), each batch is acknowledged after its rollups are written.
-/// - Returns: whether the store logs batches, and so needs each one's body as received.
-private func acknowledgeBeforeWriting(
-    _ store: any CollectorStore, validator: BatchValidator, redactor: Redactor, logger: Logger
-) -> Bool {
+/// sent together share, and an acknowledgment never waits behind it. Batches a stopped collector left in the log go
+/// through the same pipeline again (``IngestPipeline/rebuild(_:receivedAt:)``). Without the log (it cannot be
+/// opened), each batch is acknowledged after its rollups are written.
+private func acknowledgeBeforeWriting(_ store: any CollectorStore, pipeline: IngestPipeline, logger: Logger) {
     do {
-        // Under no size limit: a batch acknowledged before a restart with lower limits is still counted.
-        let recovering = BatchValidator(limits: .acknowledged, normalizer: validator.normalizer)
-        try store.acknowledgeBeforeWriting { source, receivedAt in
-            let body = try IngestBody.inflate(source, limits: recovering.limits)
-            return BatchAggregate(try recovering.validate(body, receivedAt: receivedAt), redactor: redactor)
-        }
-        return true
+        try store.acknowledgeBeforeWriting(pipeline: pipeline)
     } catch {
         logger.error("Acknowledging batches after their rollups are written", metadata: ["error": "\(error)"])
-        return false
     }
 }

@@ -44,10 +44,10 @@ public protocol ReportStore: Sendable {
     /// Acknowledges from now on each batch that carries its ``BatchAggregate/source`` once it is in the store's log
     /// of acknowledged batches, and folds the logged batches into the rollups in the background. Calling it again
     /// changes nothing.
-    /// - Parameter rebuild: decodes a batch from its body as it was received, for the batches a stopped
-    ///   collector left in the log.
+    /// - Parameter pipeline: decodes a batch from its body as it was received, for the batches a stopped
+    ///   collector left in the log (``IngestPipeline/rebuild(_:receivedAt:)``).
     /// - Throws: ``StoreError`` with code `unavailable` when the log cannot be opened.
-    func acknowledgeBeforeWriting(rebuild: @escaping @Sendable (BatchSource, Date) throws -> BatchAggregate) throws
+    func acknowledgeBeforeWriting(pipeline: IngestPipeline) throws
 
     /// Checks that storage can commit a write now, for `/readyz`: a collector that answers reads but cannot
     /// commit ingest must not be sent batches.

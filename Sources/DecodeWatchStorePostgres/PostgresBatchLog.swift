@@ -55,7 +55,9 @@ final class PostgresBatchLog: BatchLog {
             arguments)
         let logged = try await store.perform(
             .fetch(statement) { records in
-                try records.map { (BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")), try $0.integer("seq")) }
+                try records.map {
+                    (BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")), try $0.integer("seq"))
+                }
             }, access: .write)
         var seqs = Dictionary(logged) { first, _ in first }
         // A batch sent twice in one group commit is logged once: the first delivery gets its place.
@@ -77,13 +79,14 @@ final class PostgresBatchLog: BatchLog {
 
     func drop(_ seqs: [Int64]) async throws {
         guard let store, !seqs.isEmpty else { return }
-        let delete = SQLStatement("DELETE FROM ingest_log WHERE seq IN (\(Self.list(seqs.count)))", seqs.map(SQLValue.integer))
+        let delete = SQLStatement(
+            "DELETE FROM ingest_log WHERE seq IN (\(Self.list(seqs.count)))", seqs.map(SQLValue.integer))
         _ = try await store.perform(.fetch(delete) { $0.count }, access: .write)
     }
 
     /// Claims, ``BatchFolder/maxBatchesPerWrite`` at a time, the batches logged more than ``orphanAge`` ago (at
     /// start, all) that no replica is folding, and folds each chunk in the transaction that claimed it.
-    func foldOrphans(rebuild: @escaping BatchFolder.Rebuild, atStart: Bool) async throws -> Int {
+    func foldOrphans(pipeline: IngestPipeline, atStart: Bool) async throws -> Int {
         guard let store else { return 0 }
         let limit = BatchFolder.maxBatchesPerWrite
         let age = atStart ? 0 : Self.orphanAge.components.seconds * 1000
@@ -113,7 +116,7 @@ final class PostgresBatchLog: BatchLog {
                         body: try row.blob("body"),
                         encoding: BatchSource.Encoding(rawValue: try row.text("encoding")) ?? .identity)
                     do {
-                        folded.append(try rebuild(source, try row.date("received_at")))
+                        folded.append(try pipeline.rebuild(source, receivedAt: try row.date("received_at")))
                     } catch {
                         logger.error(
                             "An acknowledged batch no longer decodes and is dropped",

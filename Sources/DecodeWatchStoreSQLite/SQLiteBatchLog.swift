@@ -158,7 +158,7 @@ final class SQLiteBatchLog: BatchLog {
 
     /// Folds the batches the log held when it was opened, oldest first, ``BatchFolder/maxBatchesPerWrite`` at a
     /// time; later calls find nothing to do.
-    func foldOrphans(rebuild: @escaping BatchFolder.Rebuild, atStart: Bool) async throws -> Int {
+    func foldOrphans(pipeline: IngestPipeline, atStart: Bool) async throws -> Int {
         let (upTo, done) = orphans.withLock { $0 }
         guard !done, let store else { return 0 }
         var total = 0
@@ -176,7 +176,9 @@ final class SQLiteBatchLog: BatchLog {
             var unreadable: [Int64] = []
             for entry in entries {
                 do {
-                    folded.append(LoggedBatch(seq: entry.seq, batch: try rebuild(entry.source, entry.receivedAt)))
+                    folded.append(
+                        LoggedBatch(
+                            seq: entry.seq, batch: try pipeline.rebuild(entry.source, receivedAt: entry.receivedAt)))
                 } catch {
                     store.logger.error(
                         "An acknowledged batch no longer decodes and is dropped",

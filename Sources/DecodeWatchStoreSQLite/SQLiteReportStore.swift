@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Each group commit is one write transaction of upserts into the rollups; readers never block it.
 /// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored. A collector
-/// acknowledges batches earlier, once they are in a log of their own (``SQLStore/acknowledgeBeforeWriting(rebuild:)``).
+/// acknowledges batches earlier, once they are in a log of their own (``SQLStore/acknowledgeBeforeWriting(pipeline:)``).
 /// What it stores and how it answers is shared with PostgreSQL (``SQLStore``); this type only opens
 /// the file, migrates it and runs statements.
 public final class SQLiteReportStore: SQLStore {

@@ -150,7 +150,7 @@ struct BatchValidatorTests {
                 ].joined(separator: ",")))
         #expect(result.accepted.map(\.report.snippet) == [nil, nil, "b1", #"{"n":3,"s":"é"}"#, nil])
         let aggregate = BatchAggregate(result, redactor: Redactor())
-        #expect(aggregate.groups.map(\.unredactedSample.snippet) == [#"{"n":3,"s":"é"}"#, "b1"])
+        #expect(aggregate.groups.map(\.sample.snippet) == [#"{"n":3,"s":"é"}"#, "b1"])
     }
 
     @Test("a snippet that is not a string rejects its report, whether or not it would be kept")
@@ -172,7 +172,7 @@ struct BatchValidatorTests {
                 #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","snippet":"\#(snippet)","message":"\#(String(repeating: "m", count: 1200))"}"#
             ))
         let aggregate = BatchAggregate(result, redactor: Redactor())
-        let sample = aggregate.redactor.redacted(try #require(aggregate.groups.first?.unredactedSample))
+        let sample = try #require(aggregate.groups.first?.sample)
         #expect(sample.snippet?.utf8.count == 2048)
         #expect(sample.snippet?.allSatisfy { $0 == "é" } == true)
         #expect(sample.message?.count == 1000)

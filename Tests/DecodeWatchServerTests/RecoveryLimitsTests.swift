@@ -32,9 +32,7 @@ struct RecoveryLimitsTests {
         let blocker = try DatabaseQueue(path: path, configuration: lock)
         var first: SQLiteReportStore? = try SQLiteReportStore(path: path, busyTimeout: 0.1)
         try await blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
-        try first?.acknowledgeBeforeWriting { source, receivedAt in
-            BatchAggregate(try BatchValidator().validate(source.body, receivedAt: receivedAt), redactor: Redactor())
-        }
+        try first?.acknowledgeBeforeWriting(pipeline: IngestPipeline())
         var batch = BatchAggregate(
             try BatchValidator().validate(body, receivedAt: date("2026-11-21T09:00:30Z")), redactor: Redactor())
         batch.source = BatchSource(body: body, encoding: .identity)

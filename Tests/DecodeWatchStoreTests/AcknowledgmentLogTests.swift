@@ -90,7 +90,7 @@ struct AcknowledgmentLogTests {
     /// A store that acknowledges from its log, with a short lock wait.
     private static func open(_ path: String) throws -> SQLiteReportStore {
         let store = try SQLiteReportStore(path: path, busyTimeout: 0.1)
-        try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild)
+        try store.acknowledgeBeforeWriting(pipeline: IngestPipeline())
         return store
     }
 

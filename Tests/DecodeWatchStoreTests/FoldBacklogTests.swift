@@ -32,7 +32,8 @@ struct FoldBacklogTests {
         do {
             let (log, applier) = Self.applier(bounds: .init(sampleBytes: 1000), fold: { _ in throw Self.locked })
             let (large, small) = (
-                try AcknowledgedBatch.make(snippet: String(repeating: "x", count: 1500)), try AcknowledgedBatch.make(snippet: "{}")
+                try AcknowledgedBatch.make(snippet: String(repeating: "x", count: 1500)),
+                try AcknowledgedBatch.make(snippet: "{}")
             )
             #expect(try await applier.acknowledge([large]) == [.stored])
             await #expect(throws: StoreError.self) { try await applier.settle() }
@@ -68,6 +69,6 @@ struct FoldBacklogTests {
         bounds: BatchFolder.Bounds, fold: @escaping @Sendable ([BatchAggregate]) async throws -> Void
     ) -> (ScriptedLog, BatchFolder) {
         let log = ScriptedLog(fold: fold)
-        return (log, BatchFolder(log: log, logger: Logger(label: "test"), rebuild: AcknowledgedBatch.rebuild, bounds: bounds))
+        return (log, BatchFolder(log: log, logger: Logger(label: "test"), pipeline: IngestPipeline(), bounds: bounds))
     }
 }

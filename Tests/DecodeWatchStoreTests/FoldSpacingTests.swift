@@ -46,7 +46,7 @@ struct FoldSpacingTests {
         let folded = Mutex(0)
         let log = ScriptedLog { batches in folded.withLock { $0 += batches.count } }
         let applier = BatchFolder(
-            log: log, logger: Logger(label: "test"), rebuild: AcknowledgedBatch.rebuild, spacing: Self.spacing)
+            log: log, logger: Logger(label: "test"), pipeline: IngestPipeline(), spacing: Self.spacing)
         try await body(applier, { folded.withLock { $0 } })
     }
 }

@@ -123,7 +123,7 @@ struct UnusualTextStoreTests {
         case .sqliteLogged:
             try await AcknowledgedBatch.withFolder { path in
                 let store = try SQLiteReportStore(path: path)
-                try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild)
+                try store.acknowledgeBeforeWriting(pipeline: IngestPipeline())
                 try await body(store)
             }
         }

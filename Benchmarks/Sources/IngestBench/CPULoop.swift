@@ -1,5 +1,4 @@
 import DecodeWatchCore
-import DecodeWatchZlib
 import Foundation
 
 /// `IngestBench cpu DIR SECONDS`: the CPU limit of ingest, the first 2,000 batches of DIR inflated, validated,
@@ -9,15 +8,14 @@ import Foundation
 func cpuLoop(folder: URL, seconds: Int) throws -> String {
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().prefix(2000)
     let bodies = try files.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
-    let validator = BatchValidator()
-    let redactor = Redactor()
+    let pipeline = IngestPipeline()
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(seconds)
     var batches = 0
     var reports = 0
     let start = clock.now
     while clock.now < deadline {
-        reports += try loopStep(bodies[batches % bodies.count], validator: validator, redactor: redactor)
+        reports += try loopStep(bodies[batches % bodies.count], pipeline: pipeline)
         batches += 1
     }
     let elapsed =
@@ -27,13 +25,11 @@ func cpuLoop(folder: URL, seconds: Int) throws -> String {
         batches, reports, elapsed, Double(batches) / elapsed, Double(reports) / elapsed)
 }
 
-/// One batch through the loop: inflated, validated, folded and each group's sample redacted, as a commit of this
-/// batch alone keeps them; returns its accepted reports. Not inlined, so that `count-instructions.sh` counts
+/// One batch through the collector's ``IngestPipeline``: inflated within the limits, validated, folded and each
+/// group's sample redacted; returns its accepted reports. Not inlined, so that `count-instructions.sh` counts
 /// exactly the calls of this function.
 @inline(never)
-func loopStep(_ body: Data, validator: BatchValidator, redactor: Redactor) throws -> Int {
-    let batch = try validator.validate(try Zlib.decompress(body), receivedAt: Date())
-    let aggregate = BatchAggregate(batch, redactor: redactor)
-    for delta in aggregate.groups { _ = redactor.redacted(delta.unredactedSample) }
-    return aggregate.acceptedReports
+func loopStep(_ body: Data, pipeline: IngestPipeline) throws -> Int {
+    let source = BatchSource(body: body, encoding: .deflate)
+    return pipeline.aggregate(try pipeline.validate(source, receivedAt: Date()), source: nil).acceptedReports
 }

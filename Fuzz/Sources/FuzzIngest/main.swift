@@ -8,8 +8,7 @@ import FuzzDriver
 // the collector runs by default: what the answer would acknowledge is exactly what the store then counts. A batch
 // id not seen before is stored, never taken for a duplicate; once stored, the counts of its groups grew by exactly
 // the counts of its accepted reports; a batch id seen before changes nothing. A violation is a finding.
-let validator = BatchValidator()
-let redactor = Redactor()
+let pipeline = IngestPipeline()
 let receivedAt = Date(timeIntervalSince1970: 1_795_000_000)
 // Every time a report can carry (RFC 3339 starts at year 0) up to the receive time, where later ones are clamped.
 let since = Date(timeIntervalSince1970: -62_167_219_200)
@@ -18,9 +17,7 @@ let until = receivedAt.addingTimeInterval(7200)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-ingest-\(UUID().uuidString)")
 try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 let store = try! SQLiteReportStore(path: folder.appendingPathComponent("fuzz.sqlite").path)
-try! store.acknowledgeBeforeWriting { source, receivedAt in
-    BatchAggregate(try validator.validate(source.body, receivedAt: receivedAt), redactor: redactor)
-}
+try! store.acknowledgeBeforeWriting(pipeline: pipeline)
 /// The batches stored so far, by the bytes of their app and id (how the store tells them apart).
 nonisolated(unsafe) var seen = Set<[UInt8]>()
 
@@ -46,9 +43,9 @@ func total(_ groups: [String]) -> Int {
 
 runFuzzer { bytes in
     let body = Data(bytes)
-    guard let batch = try? validator.validate(body, receivedAt: receivedAt) else { return }
-    var aggregate = BatchAggregate(batch, redactor: redactor)
-    aggregate.source = BatchSource(body: body, encoding: .identity)
+    let source = BatchSource(body: body, encoding: .identity)
+    guard let batch = try? pipeline.validate(source, receivedAt: receivedAt) else { return }
+    let aggregate = pipeline.aggregate(batch, source: source)
     let groups = Array(Set(batch.groupKeys.map(\.id)))
     let added = batch.accepted.map(\.report.count).reduce(0, +)
     let before = groups.isEmpty ? 0 : total(groups)

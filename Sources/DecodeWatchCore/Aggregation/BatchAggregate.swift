@@ -27,8 +27,6 @@ public struct BatchAggregate: Sendable {
     public var decodes: [EndpointCount]
     /// The minute index the decode counts belong to.
     public var decodesMinute: Int64
-    /// What each group's sample must pass through before it is kept (``Redactor/redacted(_:)``).
-    public var redactor: Redactor
     /// The body the batch was decoded from, when the collector kept it for a store that folds batches after
     /// acknowledging them; `nil` otherwise.
     public var source: BatchSource?
@@ -36,11 +34,10 @@ public struct BatchAggregate: Sendable {
     /// The version key used when a batch has no `app.version`.
     public static let unknownVersion = "unknown"
 
-    /// Folds a validated batch.
+    /// Folds a validated batch and redacts each group's sample (``IngestPipeline/aggregate(_:source:)``).
     /// - Parameters:
     ///   - batch: the validated batch.
-    ///   - redactor: what the sample that storage keeps per group is redacted with. Batches committed together
-    ///     often share groups, so only the one sample a commit keeps of each is redacted, not every batch's.
+    ///   - redactor: what each group's sample is redacted with, so that storage receives no sample unredacted.
     public init(_ batch: ValidatedBatch, redactor: Redactor) {
         self.batchID = batch.batchID
         self.appID = batch.app.id
@@ -54,7 +51,6 @@ public struct BatchAggregate: Sendable {
         self.receivedAt = batch.receivedAt
         self.acceptedReports = batch.accepted.count
         self.decodesMinute = Minute.index(of: batch.decodesAt)
-        self.redactor = redactor
         // By exact bytes, as the database keeps endpoints apart.
         var decodes: [ExactText: Int] = [:]
         for entry in batch.decodes {
@@ -75,7 +71,7 @@ public struct BatchAggregate: Sendable {
                     deltas.append(
                         GroupDelta(
                             key: batch.groupKeys[group], firstReport: accepted[index].report,
-                            sample: accepted[batch.samples[group]].report))
+                            sample: redactor.redacted(Sample(accepted[batch.samples[group]].report))))
                 }
                 deltas[group].add(
                     at: accepted[index].report.occurredAt, minute: minute, expected: accepted[index].report.expected,
@@ -111,15 +107,14 @@ public struct GroupDelta: Sendable {
     /// pair may recur after others, and storage adds equal cells up as it sorts them. A list rather than two
     /// dictionaries: making, filling and freeing those took 3.6 % of the one-core loop's instructions.
     public var counts: [MinuteCount] = []
-    /// The latest report's details as sent (``ValidatedBatch/samples``): not yet redacted or cut
-    /// (``Redactor/redacted(_:)``).
-    public var unredactedSample: Sample
+    /// The latest report's details (``ValidatedBatch/samples``), redacted and cut (``Redactor/redacted(_:)``).
+    public private(set) var sample: Sample
 
-    init(key: GroupKey, firstReport report: borrowing Report, sample: borrowing Report) {
+    init(key: GroupKey, firstReport report: borrowing Report, sample: Sample) {
         self.key = key
         self.firstSeen = report.occurredAt
         self.lastSeen = report.occurredAt
-        self.unredactedSample = Sample(sample)
+        self.sample = sample
     }
 
     /// Adds a report, by the fields it is counted by: a report passed whole is copied, with all its strings.

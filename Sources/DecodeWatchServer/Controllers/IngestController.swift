@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
+import DecodeWatchZlib
 import Foundation
 import Hummingbird
 import Logging
@@ -8,13 +9,10 @@ import Logging
 struct IngestController<Context: RequestContext>: Sendable {
     let commits: GroupCommit
     let verifier: CredentialVerifier
-    let validator: BatchValidator
-    let redactor: Redactor
+    let pipeline: IngestPipeline
     let gate: IngestGate
     let metrics: IngestMetrics
     let readTimeout: Duration
-    /// Whether the store logs each batch as received before acknowledging it (``BatchAggregate/source``).
-    let keepsSource: Bool
 
     func addRoutes(to router: Router<Context>) {
         router.post("/v1/reports", use: ingest)
@@ -49,14 +47,18 @@ struct IngestController<Context: RequestContext>: Sendable {
     private func process(_ request: Request, context: Context) async throws -> Response {
         let key = try await authenticate(request)
         if let key { try admit(app: key.app ?? "") }
-        let (body, compressedBytes, source) = try await IngestBody.read(
-            request, limits: validator.limits, timeout: readTimeout, keepingSource: keepsSource)
-        metrics.bytes[.compressed].increment(by: Int64(compressedBytes))
-        metrics.bytes[.inflated].increment(by: Int64(body.count))
+        let limits = pipeline.validator.limits
+        let source = try await IngestBody.read(request, limits: limits, timeout: readTimeout)
+        metrics.bytes[.compressed].increment(by: Int64(source.body.count))
         let batch: ValidatedBatch
         do {
-            batch = try validator.validate(body, receivedAt: Date())
-        } catch {
+            batch = try pipeline.validate(source, receivedAt: Date()) {
+                metrics.bytes[.inflated].increment(by: Int64($0))
+            }
+        } catch let error as ZlibError {
+            throw APIError.from(
+                error, limits: limits, encoding: source.encoding == .deflate ? "deflate (zlib)" : "gzip")
+        } catch let error as BatchError {
             throw APIError.from(error)
         }
         if let key, let keyApp = key.app, keyApp != batch.app.id {
@@ -70,8 +72,8 @@ struct IngestController<Context: RequestContext>: Sendable {
             accepted: batch.accepted.count, rejected: batch.rejected, warnings: batch.warnings, duplicate: false)
         // Folded here, so that the reports are freed on the thread that made them before the wait for the commit,
         // not after it on whichever thread the task resumed on: 14 % less CPU per batch with glibc's malloc.
-        var aggregate = BatchAggregate(consume batch, redactor: redactor)
-        aggregate.source = source
+        // The body as received goes with it: a store that logs batches keeps it, the others drop it.
+        let aggregate = pipeline.aggregate(consume batch, source: source)
         answer.duplicate = try await commits.commit(aggregate) == .duplicate
         metrics.batches[answer.duplicate ? .duplicate : .stored].increment()
         if !answer.duplicate {

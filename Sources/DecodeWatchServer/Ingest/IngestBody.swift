@@ -1,61 +1,21 @@
 import DecodeWatchCore
-import DecodeWatchZlib
 import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
 
 /// Reads an ingest body within the limits of docs/wire-format.md#limits: media type and encoding first, then at most
-/// the compressed limit from the socket, then inflation that stops as soon as a limit is passed.
+/// the compressed limit from the socket. ``IngestPipeline`` inflates it, stopping as soon as a limit is passed.
 enum IngestBody {
-    /// - Parameter keepingSource: whether to keep the body as received too, for a store that logs it
-    ///   (``BatchAggregate/source``); otherwise it is inflated straight from the socket's buffer.
-    /// - Returns: the inflated body, the size as received, and the body as received with its encoding when asked for.
-    static func read(
-        _ request: Request, limits: IngestLimits, timeout: Duration, keepingSource: Bool
-    ) async throws -> (body: Data, compressedBytes: Int, source: BatchSource?) {
+    /// - Returns: the body as received, with its encoding, for ``IngestPipeline`` to inflate within the limits.
+    static func read(_ request: Request, limits: IngestLimits, timeout: Duration) async throws -> BatchSource {
         try checkContentType(request.headers[.contentType])
         let encoding = try encoding(of: request.headers[.contentEncoding])
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxCompressedBytes {
             throw tooLarge(limits)
         }
         let buffer = try await collect(request.body, limits: limits, timeout: timeout)
-        do throws(ZlibError) {
-            guard keepingSource else {
-                let body = try buffer.withUnsafeReadableBytes { compressed in
-                    Result { () throws(ZlibError) in try inflate(compressed, encoding: encoding, limits: limits) }
-                }.get()
-                return (body, buffer.readableBytes, nil)
-            }
-            let source = BatchSource(body: Data(buffer.readableBytesView), encoding: encoding)
-            return (try inflate(source, limits: limits), buffer.readableBytes, source)
-        } catch {
-            throw APIError.from(error, limits: limits, encoding: encoding == .deflate ? "deflate (zlib)" : "gzip")
-        }
-    }
-
-    /// Inflates a body as received, stopping as soon as a limit is passed; an identity body is returned as is.
-    static func inflate(_ source: BatchSource, limits: IngestLimits) throws(ZlibError) -> Data {
-        if source.encoding == .identity { return source.body }
-        return try source.body.withUnsafeBytes { compressed in
-            Result { () throws(ZlibError) in try inflate(compressed, encoding: source.encoding, limits: limits) }
-        }.get()
-    }
-
-    private static func inflate(
-        _ compressed: UnsafeRawBufferPointer, encoding: BatchSource.Encoding, limits: IngestLimits
-    ) throws(ZlibError) -> Data {
-        let format: Zlib.Format
-        switch encoding {
-        case .identity: return Data(compressed)
-        case .deflate: format = .zlib
-        case .gzip: format = .gzip
-        }
-        return try Zlib.decompress(
-            compressed, format: format,
-            limits: InflateLimits(
-                maxBytes: limits.maxInflatedBytes, maxRatio: limits.maxInflationRatio,
-                ratioCheckMinimumBytes: limits.ratioCheckMinimumBytes))
+        return BatchSource(body: Data(buffer.readableBytesView), encoding: encoding)
     }
 
     /// Reads the whole body, or fails with 408 when it does not arrive in time, 413 when it is too

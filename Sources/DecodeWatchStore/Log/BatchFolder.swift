@@ -12,13 +12,10 @@ import Metrics
 /// before them (``settle()``), so an acknowledged batch is in every answer. What collectors that stopped left in
 /// the log is folded at start and every ``orphanSweep`` after.
 package actor BatchFolder {
-    /// Decodes a batch again from its body, as when it was received: after a crash, only the log has it.
-    package typealias Rebuild = @Sendable (BatchSource, Date) throws -> BatchAggregate
-
     /// Most batches folded in one transaction.
     package static let maxBatchesPerWrite = 200
     /// Most batches waiting in memory, and most bytes of their samples (each group's latest snippet and message,
-    /// not yet redacted or cut: a batch may carry megabytes of them, and they are most of a folded batch's size).
+    /// redacted and cut: they are most of a folded batch's size).
     /// Past either, acknowledging waits for a write to make room.
     package struct Bounds: Sendable {
         package var batches = 1000
@@ -61,7 +58,8 @@ package actor BatchFolder {
     private let folds = Counter(label: "decodewatch_ingest_folds_total")
     private let folded = Counter(label: "decodewatch_ingest_folded_batches_total")
     private let foldFailures = Counter(label: "decodewatch_ingest_fold_failures_total")
-    private let rebuild: Rebuild
+    /// Decodes a batch again from its body, as when it was received: after a crash, only the log has it.
+    private let pipeline: IngestPipeline
     /// Folding what the log held at start, while it runs or until it succeeds; reads wait for it.
     private var recovery: Task<Int, any Error>?
     private var recovered = false
@@ -70,18 +68,18 @@ package actor BatchFolder {
 
     /// - Parameters:
     ///   - log: the log of acknowledged batches, which folds them into its store.
-    ///   - rebuild: decodes a batch from the log again.
+    ///   - pipeline: decodes a batch from the log again (``IngestPipeline/rebuild(_:receivedAt:)``).
     ///   - bounds: how much may wait in memory.
     ///   - spacing: how long a fold waits after the previous one (``foldSpacing``).
     package init(
-        log: any BatchLog, logger: Logger, rebuild: @escaping Rebuild, bounds: Bounds = Bounds(),
+        log: any BatchLog, logger: Logger, pipeline: IngestPipeline, bounds: Bounds = Bounds(),
         spacing: Duration = foldSpacing
     ) {
         self.log = log
         self.bounds = bounds
         self.spacing = spacing
         self.logger = logger
-        self.rebuild = rebuild
+        self.pipeline = pipeline
     }
 
     deinit { sweeper?.cancel() }
@@ -107,7 +105,7 @@ package actor BatchFolder {
     /// Folds what the log held at start, once it succeeds; while it fails, each call tries again and throws.
     private func foldLeftovers() async throws {
         guard !recovered else { return }
-        let recovery = self.recovery ?? Task { try await log.foldOrphans(rebuild: rebuild, atStart: true) }
+        let recovery = self.recovery ?? Task { try await log.foldOrphans(pipeline: pipeline, atStart: true) }
         self.recovery = recovery
         do {
             let folded = try await recovery.value
@@ -164,7 +162,7 @@ package actor BatchFolder {
     /// what this one refuses can hold one.
     private func foldOrphans() async {
         do {
-            let folded = try await log.foldOrphans(rebuild: rebuild, atStart: false)
+            let folded = try await log.foldOrphans(pipeline: pipeline, atStart: false)
             if folded > 0 {
                 logger.notice(
                     "Folded batches acknowledged by a collector that stopped", metadata: ["count": "\(folded)"])
@@ -186,8 +184,8 @@ package actor BatchFolder {
 
     private static func sampleBytes(of batch: BatchAggregate) -> Int {
         batch.groups.reduce(0) { total, group in
-            total + (group.unredactedSample.snippet?.utf8.count ?? 0)
-                + (group.unredactedSample.message?.utf8.count ?? 0)
+            total + (group.sample.snippet?.utf8.count ?? 0)
+                + (group.sample.message?.utf8.count ?? 0)
         }
     }
 

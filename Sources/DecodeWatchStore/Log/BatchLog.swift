@@ -23,11 +23,11 @@ package protocol BatchLog: Sendable {
 
     /// Folds, in chunks, the batches that no running collector will fold: those a stopped one left.
     /// - Parameters:
-    ///   - rebuild: decodes a batch from its body again.
+    ///   - pipeline: decodes a batch from its body again (``IngestPipeline/rebuild(_:receivedAt:)``).
     ///   - atStart: whether this collector is starting: a replica restarted after a crash then folds what it left
     ///     at once, and so folds every batch no other replica is folding, however recent.
     /// - Returns: how many batches were folded or dropped as no longer decodable.
-    func foldOrphans(rebuild: @escaping BatchFolder.Rebuild, atStart: Bool) async throws -> Int
+    func foldOrphans(pipeline: IngestPipeline, atStart: Bool) async throws -> Int
 
     /// The place of the newest batch in the log, or `nil` when it is empty.
     func newest() async throws -> Int64?

@@ -8,15 +8,13 @@ extension SQLStore {
     /// store's ``BatchLog``, and folds the batches into the rollups in the background, many per transaction
     /// (``BatchFolder``). Reads wait for the batches acknowledged before them, so an acknowledged batch is in every
     /// answer. Calling it again changes nothing.
-    /// - Parameter rebuild: decodes a batch from its body as it was received, for the batches a stopped
+    /// - Parameter pipeline: decodes a batch from its body as it was received, for the batches a stopped
     ///   collector left in the log; they are folded first.
     /// - Throws: ``StoreError`` with code `unavailable` when the log cannot be opened.
-    public func acknowledgeBeforeWriting(
-        rebuild: @escaping @Sendable (BatchSource, Date) throws -> BatchAggregate
-    ) throws {
+    public func acknowledgeBeforeWriting(pipeline: IngestPipeline) throws {
         let started = try logging.folder.withLock { folder in
             if let folder { return folder }
-            let started = BatchFolder(log: try openBatchLog(), logger: logging.logger, rebuild: rebuild)
+            let started = BatchFolder(log: try openBatchLog(), logger: logging.logger, pipeline: pipeline)
             folder = started
             return started
         }
@@ -24,7 +22,7 @@ extension SQLStore {
     }
 
     /// Stores batches as ``ReportStore/ingest(_:)-([BatchAggregate])`` says. After
-    /// ``acknowledgeBeforeWriting(rebuild:)``, batches that all carry their ``BatchAggregate/source`` are stored in
+    /// ``acknowledgeBeforeWriting(pipeline:)``, batches that all carry their ``BatchAggregate/source`` are stored in
     /// the log and folded into the rollups later.
     public func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         guard let folder = logging.folder.withLock({ $0 }), batches.allSatisfy({ $0.source != nil }) else {
@@ -33,7 +31,7 @@ extension SQLStore {
         return try await folder.acknowledge(batches)
     }
 
-    /// Commits a one-row write where ingest commits: the log once ``acknowledgeBeforeWriting(rebuild:)`` was
+    /// Commits a one-row write where ingest commits: the log once ``acknowledgeBeforeWriting(pipeline:)`` was
     /// called, the database otherwise. So `/readyz` is 503 when acknowledging cannot commit.
     public func checkReadiness() async throws {
         guard let folder = logging.folder.withLock({ $0 }) else { return try await commitReadinessWrite() }
@@ -74,7 +72,7 @@ package final class IngestLogging: Sendable {
     static let othersWait = Duration.seconds(5)
 
     let logger: Logger
-    /// Set once ``SQLStore/acknowledgeBeforeWriting(rebuild:)`` is called.
+    /// Set once ``SQLStore/acknowledgeBeforeWriting(pipeline:)`` is called.
     let folder = Mutex<BatchFolder?>(nil)
     /// The log as every collector writes it, opened by the first read, and the newest of its batches a read went
     /// on without: later reads do not wait for those again.

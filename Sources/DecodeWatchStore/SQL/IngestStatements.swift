@@ -240,8 +240,8 @@ private struct GroupRow {
     let key: GroupKey
     var firstSeen: Date
     var lastSeen: Date
-    /// The latest report's details, and what its batch redacts them with.
-    private var latest: (sample: Sample, redactor: Redactor)
+    /// The latest report's details, redacted.
+    private(set) var sample: Sample
     /// The version of the batch with the latest report.
     var version: String
 
@@ -249,19 +249,16 @@ private struct GroupRow {
         key = delta.key
         firstSeen = delta.firstSeen
         lastSeen = delta.lastSeen
-        latest = (delta.unredactedSample, batch.redactor)
+        sample = delta.sample
         version = batch.version
     }
-
-    /// The sample to store, redacted: only the one the commit keeps of each group.
-    var sample: Sample { latest.redactor.redacted(latest.sample) }
 
     /// Adds a later batch's delta: the latest report's sample wins, a later batch on ties, as in one batch.
     mutating func fold(_ delta: GroupDelta, of batch: BatchAggregate) {
         firstSeen = min(firstSeen, delta.firstSeen)
         guard delta.lastSeen >= lastSeen else { return }
         lastSeen = delta.lastSeen
-        latest = (delta.unredactedSample, batch.redactor)
+        sample = delta.sample
         version = batch.version
     }
 }

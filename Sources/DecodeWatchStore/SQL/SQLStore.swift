@@ -30,7 +30,7 @@ package protocol SQLStore: CollectorStore {
     ///   (nothing was written then), or what a step threw.
     func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result
 
-    /// The folder and logs of acknowledging from a log (``acknowledgeBeforeWriting(rebuild:)``).
+    /// The folder and logs of acknowledging from a log (``acknowledgeBeforeWriting(pipeline:)``).
     var logging: IngestLogging { get }
 
     /// Opens (creating if needed) the log this collector appends acknowledged batches to and folds.

@@ -4,11 +4,6 @@ import Foundation
 /// Batches as the collector hands them to a store that logs them before folding, and a folder for the files:
 /// shared by the tests of the log of acknowledged batches.
 enum AcknowledgedBatch {
-    /// Decodes a body as the collector does (identity bodies only here).
-    @Sendable static func rebuild(_ source: BatchSource, _ receivedAt: Date) throws -> BatchAggregate {
-        BatchAggregate(try BatchValidator().validate(source.body, receivedAt: receivedAt), redactor: Redactor())
-    }
-
     /// A batch of one report with its body.
     static func make(count: Int = 1, path: String = "title", snippet: String? = nil) throws -> BatchAggregate {
         var report: [String: Any] = [
@@ -19,9 +14,8 @@ enum AcknowledgedBatch {
         let body = try JSONSerialization.data(withJSONObject: [
             "batch_id": UUID().uuidString, "app": ["id": "com.example.shop"], "reports": [report],
         ])
-        var batch = try rebuild(BatchSource(body: body, encoding: .identity), date("2026-11-21T09:00:30Z"))
-        batch.source = BatchSource(body: body, encoding: .identity)
-        return batch
+        return try IngestPipeline().rebuild(
+            BatchSource(body: body, encoding: .identity), receivedAt: date("2026-11-21T09:00:30Z"))
     }
 
     /// Runs `body` with the path of a database file in a new folder, removed afterwards.

@@ -21,7 +21,9 @@ final class ScriptedLog: BatchLog {
 
     func append(_ batches: [BatchAggregate]) async throws -> [Int64?] {
         batches.map { batch in
-            let seq = next.withLock { $0 += 1; return $0 }
+            let seq = next.withLock {
+                $0 += 1; return $0
+            }
             held.withLock { $0[seq] = batch }
             return seq
         }
@@ -37,7 +39,7 @@ final class ScriptedLog: BatchLog {
         held.withLock { held in for seq in seqs { held[seq] = nil } }
     }
 
-    func foldOrphans(rebuild: @escaping BatchFolder.Rebuild, atStart: Bool) async throws -> Int { 0 }
+    func foldOrphans(pipeline: IngestPipeline, atStart: Bool) async throws -> Int { 0 }
 
     func newest() async throws -> Int64? { held.withLock { $0.keys.max() } }
 

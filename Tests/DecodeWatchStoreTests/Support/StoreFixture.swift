@@ -20,7 +20,7 @@ final class StoreFixture: Sendable {
         let (store, pool) = try database.open()
         self.store = store
         if let pool { await pools.run(pool) }
-        if mode == .logged { try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild) }
+        if mode == .logged { try store.acknowledgeBeforeWriting(pipeline: IngestPipeline()) }
         // PostgreSQL migrates on first use; tests that write rows directly need the tables first.
         try await store.checkReadiness()
     }
@@ -29,7 +29,7 @@ final class StoreFixture: Sendable {
     func reopen() async throws -> any CollectorStore {
         let (store, pool) = try database.open()
         if let pool { await pools.run(pool) }
-        if mode == .logged { try store.acknowledgeBeforeWriting(rebuild: AcknowledgedBatch.rebuild) }
+        if mode == .logged { try store.acknowledgeBeforeWriting(pipeline: IngestPipeline()) }
         return store
     }
 

@@ -1,0 +1,74 @@
+import DecodeWatchWire
+import DecodeWatchZlib
+import Foundation
+
+/// The one way a batch becomes what storage writes: inflate, strict validation, aggregation, and each group's sample
+/// redacted (docs/ARCHITECTURE.md#ingest).
+///
+/// A request runs it on the body it read, and a store that logs batches runs it on the bodies a stopped collector left
+/// in its log (``rebuild(_:receivedAt:)``), so a batch counts the same whichever path folds it. Stores receive only
+/// its result, whose samples are already redacted.
+public struct IngestPipeline: Sendable {
+    /// Decodes and validates, with the collector's limits and route templates.
+    public let validator: BatchValidator
+    /// What each group's sample passes through before it leaves the pipeline.
+    public let redactor: Redactor
+
+    /// Creates the pipeline.
+    public init(validator: BatchValidator = BatchValidator(), redactor: Redactor = Redactor()) {
+        self.validator = validator
+        self.redactor = redactor
+    }
+
+    /// Inflates a body as received, stopping as soon as a limit is passed; an identity body is returned as is.
+    /// - Throws: ``ZlibError`` when the body is not what its encoding says, or inflates past a limit.
+    public func inflate(_ source: BatchSource) throws(ZlibError) -> Data {
+        let format: Zlib.Format
+        switch source.encoding {
+        case .identity: return source.body
+        case .deflate: format = .zlib
+        case .gzip: format = .gzip
+        }
+        let limits = validator.limits
+        return try source.body.withUnsafeBytes { compressed in
+            Result { () throws(ZlibError) in
+                try Zlib.decompress(
+                    compressed, format: format,
+                    limits: InflateLimits(
+                        maxBytes: limits.maxInflatedBytes, maxRatio: limits.maxInflationRatio,
+                        ratioCheckMinimumBytes: limits.ratioCheckMinimumBytes))
+            }
+        }.get()
+    }
+
+    /// Inflates and validates a body as received.
+    /// - Parameters:
+    ///   - inflated: called with the inflated size before validation starts, for metrics.
+    /// - Returns: the accepted reports with their groups, and what was rejected.
+    /// - Throws: ``ZlibError`` when the body cannot be inflated within the limits, ``BatchError`` when the batch as a
+    ///   whole is refused.
+    public func validate(
+        _ source: BatchSource, receivedAt: Date, inflated: (Int) -> Void = { _ in }
+    ) throws -> ValidatedBatch {
+        let body = try inflate(source)
+        inflated(body.count)
+        return try validator.validate(body, receivedAt: receivedAt)
+    }
+
+    /// Folds a validated batch into what storage writes, each group's sample redacted.
+    /// - Parameter source: the body as received, kept for a store that logs it (``BatchAggregate/source``).
+    public func aggregate(_ batch: consuming ValidatedBatch, source: BatchSource?) -> BatchAggregate {
+        var aggregate = BatchAggregate(batch, redactor: redactor)
+        aggregate.source = source
+        return aggregate
+    }
+
+    /// Every step again on a body a collector acknowledged and did not fold, under no size limit: a batch
+    /// acknowledged before a restart with lower limits is still counted.
+    /// - Throws: what ``validate(_:receivedAt:inflated:)`` throws.
+    public func rebuild(_ source: BatchSource, receivedAt: Date) throws -> BatchAggregate {
+        let recovering = IngestPipeline(
+            validator: BatchValidator(limits: .acknowledged, normalizer: validator.normalizer), redactor: redactor)
+        return recovering.aggregate(try recovering.validate(source, receivedAt: receivedAt), source: source)
+    }
+}
