@@ -13,7 +13,8 @@ import Synchronization
 /// file holds the bodies as sent, before the collector redacts anything, only until they are folded (milliseconds
 /// under load); `secure_delete` overwrites them when they are removed.
 final class SQLiteBatchLog: BatchLog {
-    private let queue: DatabaseQueue
+    /// The log's one writer; ``SQLiteCheckpointer`` checkpoints its write-ahead log in the background.
+    let queue: DatabaseQueue
     /// The store whose rollups the batches are folded into; the log does not keep it open.
     private weak let store: SQLiteReportStore?
     /// The newest batch of the log when it was opened, and whether those up to it were folded: a collector that

@@ -19,6 +19,8 @@ public final class SQLiteReportStore: SQLStore {
     let busyTimeout: TimeInterval
     let logger: Logger
     package let logging: IngestLogging
+    /// The log this store appends acknowledged batches to, once opened (``openBatchLog()``).
+    private let openedLog = Mutex<SQLiteBatchLog?>(nil)
 
     package var dialect: SQLDialect { .sqlite }
     /// One per core, up to 4: SQLite runs each statement on one thread, and readers never wait for each other.
@@ -87,11 +89,16 @@ public final class SQLiteReportStore: SQLStore {
     /// The log of acknowledged batches, a second file next to the database (``SQLiteBatchLog``).
     package func openBatchLog() throws -> any BatchLog {
         do {
-            return try SQLiteBatchLog(database: path, busyTimeout: busyTimeout, store: self)
+            let log = try SQLiteBatchLog(database: path, busyTimeout: busyTimeout, store: self)
+            openedLog.withLock { $0 = log }
+            return log
         } catch {
             throw StoreError(.unavailable, "Cannot open the log of acknowledged batches: \(Self.describe(error)).")
         }
     }
+
+    /// The log this store appends acknowledged batches to, once it acknowledges from one.
+    var appendingLog: SQLiteBatchLog? { openedLog.withLock { $0 } }
 
     /// The log of acknowledged batches when a collector made one; a read does not create it.
     package func existingBatchLog() throws -> (any BatchLog)? {

@@ -50,6 +50,36 @@ struct SQLiteCheckpointerTests {
         }
     }
 
+    @Test(
+        "the log of acknowledged batches is checkpointed too: appends leave its write-ahead log to it, it stays bounded"
+    )
+    func logOfAcknowledgedBatches() async throws {
+        let alone = try await Self.acknowledgeWhileCheckpointing(every: .seconds(3600))
+        let bounded = try await Self.acknowledgeWhileCheckpointing(every: .milliseconds(50))
+        #expect(alone > 3 * Self.automaticCheckpointBytes)
+        #expect(bounded < alone / 3)
+    }
+
+    /// Acknowledges 400 batches of about 40 KB each from the log while a checkpointer runs at `interval`, then
+    /// checks that each is counted.
+    /// - Returns: the largest size of the log's write-ahead log seen after an acknowledgment, in bytes.
+    static func acknowledgeWhileCheckpointing(every interval: Duration) async throws -> Int {
+        try await withStore { store, path in
+            try store.acknowledgeBeforeWriting(pipeline: IngestPipeline())
+            let padding = String(repeating: "x", count: 40_000)
+            var largest = 0
+            try await runCheckpointer(store: store, path: path, every: interval) { () async throws in
+                for _ in 0..<400 {
+                    #expect(try await store.ingest(try AcknowledgedBatch.make(snippet: padding)) == .stored)
+                    largest = max(largest, logSize(path + "-pending"))
+                }
+            }
+            let counted = try await store.fields(GroupCommitStoreTests.window).fields.map(\.count).reduce(0, +)
+            #expect(counted == 400)
+            return largest
+        }
+    }
+
     /// What one run of ``commits`` commits left behind.
     struct Growth {
         /// The log file's largest size seen after a commit, in bytes.
