@@ -201,6 +201,7 @@ let package = Package(
                 "decodewatch",
                 "DecodeWatchStoreSQLite",
                 "DecodeWatchZlib",
+                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
                 .product(name: "Hummingbird", package: "hummingbird", condition: collector),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
                 .product(name: "NIOCore", package: "swift-nio", condition: collector),
