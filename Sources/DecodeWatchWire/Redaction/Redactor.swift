@@ -177,13 +177,16 @@ public struct Redactor: Sendable {
     }
 
     /// The snippet redacted as a JSON tree and written back, cut to `maxBytes`; nil when it is not JSON.
-    private func redactedJSON(_ snippet: String, maxBytes: Int) -> String? {
+    /// - Parameter plainFirst: whether plain JSON is read without `JSONSerialization` (``PlainJSONReader``), which
+    ///   gives the same tree; `false` only to compare the two.
+    package func redactedJSON(_ snippet: String, maxBytes: Int, plainFirst: Bool = true) -> String? {
         // Most text that is not JSON says so in its first byte; a failed parse costs an error object.
         // Foundation's JSON parser drops U+FEFF at the start of a string, as if it were a byte order mark: a snippet
         // holding one is redacted as text, which keeps every character.
         guard let first = snippet.utf8.first(where: { !Self.jsonWhitespace.contains($0) }),
             Self.jsonFirstBytes.contains(first), !snippet.unicodeScalars.contains("\u{FEFF}"),
-            let tree = try? JSONSerialization.jsonObject(with: Data(snippet.utf8), options: [.fragmentsAllowed])
+            let tree = (plainFirst ? PlainJSONReader.tree(of: snippet) : nil)
+                ?? (try? JSONSerialization.jsonObject(with: Data(snippet.utf8), options: [.fragmentsAllowed]))
         else { return nil }
         var buffer = JSONTextBuffer(limit: maxBytes)
         writeRedacted(tree, into: &buffer)
