@@ -45,14 +45,14 @@ public struct SQLiteCheckpointer: Service {
             var log = opened
             while (try? await Task.sleep(for: interval)) != nil {
                 if log == nil { log = try? await logFile() }
-                for file in [database] + (log.map { [$0] } ?? []) { await checkpoint(file) }
+                for file in [database, log].compactMap({ $0 }) { await checkpoint(file) }
             }
             return log
         }
         // Cancelled (at a short command's end) rather than shut down: the process is ending, and each write-ahead log
         // is checkpointed by whatever writes to its file next.
         guard !Task.isCancelled else { return }
-        for file in [database] + (log.map { [$0] } ?? []) {
+        for file in [database, log].compactMap({ $0 }) {
             await checkpoint(file)
             try await file.writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
         }

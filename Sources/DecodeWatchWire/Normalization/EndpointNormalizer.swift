@@ -22,8 +22,7 @@ public struct EndpointNormalizer: Sendable {
         return endpoint.withUTF8 { bytes -> String? in
             guard let parts = Self.parts(of: bytes) else { return nil }
             if !templates.isEmpty {
-                let method = Self.text(bytes, parts.method).uppercased()
-                let segments = Self.segments(of: bytes, path: parts.path).map { Self.text(bytes, $0) }
+                let (method, segments) = Self.texts(of: bytes, parts)
                 for template in templates where template.matches(method: method, segments: segments) {
                     return template.normalized
                 }
@@ -78,16 +77,17 @@ public struct EndpointNormalizer: Sendable {
         if path.upperBound > start { body(start..<path.upperBound) }
     }
 
-    /// The non-empty segments of a path.
-    static func segments(of bytes: UnsafeBufferPointer<UInt8>, path: Range<Int>) -> [Range<Int>] {
-        var segments: [Range<Int>] = []
-        forEachSegment(of: bytes, path: path) { segments.append($0) }
-        return segments
-    }
-
-    /// Some of the bytes as text: they lie between whole characters, split only at ASCII bytes.
-    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Substring {
-        Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+    /// The upper-cased method and the non-empty path segments that ``parts(of:)`` found, as text, for matching
+    /// route templates. The bytes lie between whole characters: they are split only at ASCII bytes.
+    static func texts(
+        of bytes: UnsafeBufferPointer<UInt8>, _ parts: (method: Range<Int>, path: Range<Int>)
+    ) -> (method: String, segments: [Substring]) {
+        func text(_ range: Range<Int>) -> Substring {
+            Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        }
+        var segments: [Substring] = []
+        forEachSegment(of: bytes, path: parts.path) { segments.append(text($0)) }
+        return (text(parts.method).uppercased(), segments)
     }
 
     private static let space = UInt8(ascii: " ")
@@ -150,12 +150,7 @@ public struct RouteTemplate: Sendable, Hashable {
         var text = text
         guard
             let (method, parts) = text.withUTF8({ bytes -> (String, [Substring])? in
-                guard let found = EndpointNormalizer.parts(of: bytes) else { return nil }
-                let segments = EndpointNormalizer.segments(of: bytes, path: found.path)
-                return (
-                    String(EndpointNormalizer.text(bytes, found.method)).uppercased(),
-                    segments.map { EndpointNormalizer.text(bytes, $0) }
-                )
+                EndpointNormalizer.parts(of: bytes).map { EndpointNormalizer.texts(of: bytes, $0) }
             })
         else { return nil }
         self.method = method
