@@ -13,11 +13,14 @@ public struct IngestPipeline: Sendable {
     public let validator: BatchValidator
     /// What each group's sample passes through before it leaves the pipeline.
     public let redactor: Redactor
+    /// The same pipeline under no size limit (``IngestLimits/acknowledged``), for ``rebuild(_:receivedAt:)``.
+    private let recovering: BatchValidator
 
     /// Creates the pipeline.
     public init(validator: BatchValidator = BatchValidator(), redactor: Redactor = Redactor()) {
         self.validator = validator
         self.redactor = redactor
+        recovering = BatchValidator(limits: .acknowledged, normalizer: validator.normalizer)
     }
 
     /// Inflates a body as received, stopping as soon as a limit is passed; an identity body is returned as is.
@@ -67,8 +70,7 @@ public struct IngestPipeline: Sendable {
     /// acknowledged before a restart with lower limits is still counted.
     /// - Throws: what ``validate(_:receivedAt:inflated:)`` throws.
     public func rebuild(_ source: BatchSource, receivedAt: Date) throws -> BatchAggregate {
-        let recovering = IngestPipeline(
-            validator: BatchValidator(limits: .acknowledged, normalizer: validator.normalizer), redactor: redactor)
-        return recovering.aggregate(try recovering.validate(source, receivedAt: receivedAt), source: source)
+        let pipeline = IngestPipeline(validator: recovering, redactor: redactor)
+        return pipeline.aggregate(try pipeline.validate(source, receivedAt: receivedAt), source: source)
     }
 }
