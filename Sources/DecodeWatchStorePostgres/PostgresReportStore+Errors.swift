@@ -8,9 +8,15 @@ extension PostgresReportStore {
     /// Messages name the server by ``PostgresStoreConfiguration/redactedURL`` and quote only the
     /// server's own message and SQLSTATE, never a query's arguments or the password.
     func describe(_ error: any Error) -> StoreError {
-        let server = configuration.redactedURL
+        Self.describe(error, server: configuration.redactedURL)
+    }
+
+    /// ``describe(_:)`` for the server at `server` (a ``PostgresStoreConfiguration/redactedURL``).
+    static func describe(_ error: any Error, server: String) -> StoreError {
         if let error = error as? PostgresTransactionError {
-            return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? error)
+            return describe(
+                error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? error,
+                server: server)
         }
         if let error = error as? PSQLError {
             switch error.code {

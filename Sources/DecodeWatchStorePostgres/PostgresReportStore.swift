@@ -23,6 +23,8 @@ public final class PostgresReportStore: SQLStore, Service {
     /// The logger PostgresNIO gets, at `info` or above: its trace output describes connection set-up in detail.
     private let driverLogger: Logger
     private let migrations = MigrationGate()
+    /// Tells other replicas that this one is running, so that they leave the batches it logged to it.
+    let presence: ReplicaPresence
 
     package var dialect: SQLDialect { .postgres }
     /// One: PostgreSQL sums with a hash aggregate and plans parallel workers itself, and the pool's connections
@@ -50,11 +52,19 @@ public final class PostgresReportStore: SQLStore, Service {
         client.options.connectTimeout = configuration.connectTimeout
         client.options.additionalStartupParameters = configuration.startupParameters + configuration.sessionLimits
         self.client = PostgresClient(configuration: client, backgroundLogger: driverLogger)
+        presence = ReplicaPresence(logger: logger) { [driverLogger] in
+            do {
+                return try await Self.connect(configuration, probed: true, logger: driverLogger)
+            } catch {
+                throw Self.describe(error, server: configuration.redactedURL)
+            }
+        }
     }
 
     /// Runs the connection pool until the task is cancelled or the service group shuts down gracefully.
     public func run() async throws {
         await client.run()
+        await presence.end()
     }
 
     package let logging: IngestLogging
@@ -81,7 +91,10 @@ public final class PostgresReportStore: SQLStore, Service {
                         case .done(let result): return result
                         case .run(let statement, let then):
                             step = try then(
-                                try await Self.records(statement, on: connection, logger: self.driverLogger))
+                                try await Self.records([statement], on: connection, logger: self.driverLogger)[0])
+                        case .runEach(let statements, let then):
+                            step = try then(
+                                try await Self.records(statements, on: connection, logger: self.driverLogger))
                         }
                     }
                 }
@@ -144,17 +157,7 @@ public final class PostgresReportStore: SQLStore, Service {
     /// direct connection fails at once with the server's reason (a wrong password, a refused
     /// connection), which is what a starting collector should report.
     private func migrate() async throws {
-        var tls = PostgresConnection.Configuration.TLS.disable
-        if let settings = configuration.tls {
-            let context = try NIOSSLContext(configuration: settings.settings)
-            tls = settings.enforced ? .require(context) : .prefer(context)
-        }
-        var direct = PostgresConnection.Configuration(
-            host: configuration.host, port: configuration.port, username: configuration.username,
-            password: configuration.password, database: configuration.database, tls: tls)
-        direct.options.additionalStartupParameters = configuration.startupParameters
-        direct.options.connectTimeout = TimeAmount(configuration.connectTimeout)
-        let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: driverLogger)
+        let connection = try await Self.connect(configuration, logger: driverLogger)
         let applied: [Int64]
         do {
             applied = try await PostgresMigrations.migrate(
@@ -169,6 +172,26 @@ public final class PostgresReportStore: SQLStore, Service {
                 "Migrated the PostgreSQL schema",
                 metadata: ["db.url": "\(configuration.redactedURL)", "migration.versions": "\(applied)"])
         }
+    }
+
+    /// Opens a connection of its own, outside the pool, with the schema as its `search_path`.
+    /// - Parameter probed: whether the server probes the client for a silent network and ends the session, as it
+    ///   does for pooled connections (``PostgresStoreConfiguration/sessionLimits``).
+    private static func connect(
+        _ configuration: PostgresStoreConfiguration, probed: Bool = false, logger: Logger
+    ) async throws -> PostgresConnection {
+        var tls = PostgresConnection.Configuration.TLS.disable
+        if let settings = configuration.tls {
+            let context = try NIOSSLContext(configuration: settings.settings)
+            tls = settings.enforced ? .require(context) : .prefer(context)
+        }
+        var direct = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: tls)
+        direct.options.additionalStartupParameters =
+            configuration.startupParameters + (probed ? configuration.sessionLimits : [])
+        direct.options.connectTimeout = TimeAmount(configuration.connectTimeout)
+        return try await PostgresConnection.connect(configuration: direct, id: 0, logger: logger)
     }
 
     /// Runs `body` in one transaction, rolled back when it throws.
@@ -200,27 +223,37 @@ public final class PostgresReportStore: SQLStore, Service {
         }
     }
 
-    /// Runs one statement and reads its rows into backend-neutral records.
-    private static func records(_ statement: SQLStatement, on connection: PostgresConnection, logger: Logger)
-        async throws -> [SQLRecord]
+    /// Runs statements in order and reads the rows of each into backend-neutral records.
+    ///
+    /// Each is queued on the connection before the first is answered, so the next starts on the connection's event
+    /// loop as soon as the one before it ends, instead of once this task runs again: under load that wait was most
+    /// of a fold's time. When one fails, PostgreSQL refuses the rest of the transaction, and the first error is
+    /// thrown.
+    private static func records(_ statements: [SQLStatement], on connection: PostgresConnection, logger: Logger)
+        async throws -> [[SQLRecord]]
     {
-        var bindings = PostgresBindings(capacity: statement.arguments.count)
-        for argument in statement.arguments {
-            switch argument {
-            case .null: bindings.appendNull()
-            case .integer(let integer): bindings.append(integer)
-            case .text(let text): bindings.append(text)
-            case .blob(let data): try bindings.append(data)
+        let results = try statements.map { statement -> EventLoopFuture<PostgresQueryResult> in
+            var bindings = PostgresBindings(capacity: statement.arguments.count)
+            for argument in statement.arguments {
+                switch argument {
+                case .null: bindings.appendNull()
+                case .integer(let integer): bindings.append(integer)
+                case .text(let text): bindings.append(text)
+                case .blob(let data): try bindings.append(data)
+                }
             }
+            return connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
         }
-        var columns: [String: Int]?
-        var records: [SQLRecord] = []
-        for try await row in try await connection.query(
-            PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
-        {
-            let names = columns ?? Dictionary(uniqueKeysWithValues: row.enumerated().map { ($1.columnName, $0) })
-            columns = names
-            records.append(SQLRecord(columns: names, values: try row.map(Self.value)))
+        var records: [[SQLRecord]] = []
+        records.reserveCapacity(results.count)
+        for result in results {
+            let rows = try await result.get()
+            guard let first = rows.first else {
+                records.append([])
+                continue
+            }
+            let columns = Dictionary(uniqueKeysWithValues: first.enumerated().map { ($1.columnName, $0) })
+            records.append(try rows.map { SQLRecord(columns: columns, values: try $0.map(Self.value)) })
         }
         return records
     }

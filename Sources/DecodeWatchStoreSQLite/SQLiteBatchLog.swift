@@ -20,6 +20,14 @@ final class SQLiteBatchLog: BatchLog {
     /// The newest batch of the log when it was opened, and whether those up to it were folded: a collector that
     /// stopped left them, since one process at a time serves a database file.
     private let orphans: Mutex<(upTo: Int64, folded: Bool)>
+    /// One collector writes the database, and a fold of 200 realistic batches takes it a few milliseconds: folds
+    /// keep up with acknowledgments at any size, and larger ones stored no more per second (BENCHMARKS.md).
+    let batchesPerFold = 200
+
+    /// One collector at a time serves a database file: its folds never wait for another's.
+    func takeTurn() async {}
+
+    func endTurn() async {}
 
     /// The log's file for a database file.
     static func path(for database: String) -> String { database + "-pending" }
@@ -157,7 +165,7 @@ final class SQLiteBatchLog: BatchLog {
         }
     }
 
-    /// Folds the batches the log held when it was opened, oldest first, ``BatchFolder/maxBatchesPerWrite`` at a
+    /// Folds the batches the log held when it was opened, oldest first, ``batchesPerFold`` at a
     /// time; later calls find nothing to do.
     func foldOrphans(pipeline: IngestPipeline, atStart: Bool) async throws -> Int {
         let (upTo, done) = orphans.withLock { $0 }
@@ -168,7 +176,7 @@ final class SQLiteBatchLog: BatchLog {
             let entries = try await queue.read { [after] db in
                 try Row.fetchAll(
                     db, sql: "SELECT * FROM pending WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
-                    arguments: [after, upTo, BatchFolder.maxBatchesPerWrite]
+                    arguments: [after, upTo, batchesPerFold]
                 ).map(Entry.init)
             }
             guard let last = entries.last else { break }

@@ -71,6 +71,8 @@ public final class SQLiteReportStore: SQLStore {
                 switch step {
                 case .done(let result): return result
                 case .run(let statement, let then): step = try then(try Self.records(statement, in: db))
+                case .runEach(let statements, let then):
+                    step = try then(try statements.map { try Self.records($0, in: db) })
                 }
             }
         }

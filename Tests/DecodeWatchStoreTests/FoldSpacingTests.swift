@@ -28,7 +28,7 @@ struct FoldSpacingTests {
     @Test("a full fold's worth of acknowledged batches is folded without waiting between folds")
     func fullFoldCutsTheWaitShort() async throws {
         try await withApplier { applier, folded in
-            let batches = try (0..<BatchFolder.maxBatchesPerWrite).map { _ in try AcknowledgedBatch.make() }
+            let batches = try (0..<ScriptedLog.foldSize).map { _ in try AcknowledgedBatch.make() }
             // One batch first: the writer then waits for more, until the rest make a full fold.
             _ = try await applier.acknowledge([batches[0]])
             try await Task.sleep(for: .milliseconds(50))

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import Metrics
 
-/// Folds acknowledged batches into the rollups in the background, up to ``maxBatchesPerWrite`` per transaction,
-/// whatever the store: the one folder of every ``BatchLog``.
+/// Folds acknowledged batches into the rollups in the background, up to the log's
+/// ``BatchLog/batchesPerFold`` per transaction, whatever the store: the one folder of every ``BatchLog``.
 ///
 /// A commit's cost is mostly the cells it touches, and batches sent close together share most of them, so a
 /// transaction of many batches costs far less per batch than one of a few. The batches wait in memory, folded,
@@ -12,16 +12,16 @@ import Metrics
 /// before them (``settle()``), so an acknowledged batch is in every answer. What collectors that stopped left in
 /// the log is folded at start and every ``orphanSweep`` after.
 package actor BatchFolder {
-    /// Most batches folded in one transaction.
-    package static let maxBatchesPerWrite = 200
     /// Most batches waiting in memory, and most bytes of their samples (each group's latest snippet and message,
     /// redacted and cut: they are most of a folded batch's size).
     /// Past either, acknowledging waits for a write to make room.
     package struct Bounds: Sendable {
-        package var batches = 1000
+        /// `nil`: five folds' worth (``BatchLog/batchesPerFold``), so that batches keep being acknowledged while
+        /// a full fold is written.
+        package var batches: Int?
         package var sampleBytes = 64 << 20
 
-        package init(batches: Int = 1000, sampleBytes: Int = 64 << 20) {
+        package init(batches: Int? = nil, sampleBytes: Int = 64 << 20) {
             self.batches = batches
             self.sampleBytes = sampleBytes
         }
@@ -37,6 +37,10 @@ package actor BatchFolder {
 
     private let log: any BatchLog
     private let bounds: Bounds
+    /// The log's ``BatchLog/batchesPerFold``.
+    private let perFold: Int
+    /// Most batches waiting (``Bounds/batches``).
+    private let maxWaiting: Int
     private let logger: Logger
     private var waiting: [LoggedBatch] = []
     private var waitingSampleBytes = 0
@@ -77,6 +81,8 @@ package actor BatchFolder {
     ) {
         self.log = log
         self.bounds = bounds
+        perFold = log.batchesPerFold
+        maxWaiting = bounds.batches ?? 5 * log.batchesPerFold
         self.spacing = spacing
         self.logger = logger
         self.pipeline = pipeline
@@ -122,7 +128,7 @@ package actor BatchFolder {
     /// Appends batches to the log and queues them for folding.
     /// - Returns: for each batch, whether it is new or was acknowledged or stored before.
     package func acknowledge(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
-        while waiting.count >= bounds.batches || waitingSampleBytes >= bounds.sampleBytes {
+        while waiting.count >= maxWaiting || waitingSampleBytes >= bounds.sampleBytes {
             // Full while writes fail: refused now (503), rather than held until the database is back.
             if let failure { throw failure }
             await withCheckedContinuation { senders.append($0) }
@@ -132,14 +138,14 @@ package actor BatchFolder {
             guard let seq else { continue }
             queue(batch, seq: seq)
         }
-        if waiting.count >= Self.maxBatchesPerWrite { nap?.cancel() }
+        if waiting.count >= perFold { nap?.cancel() }
         startWriting()
         return seqs.map { $0 == nil ? .duplicate : .stored }
     }
 
     /// Throws when acknowledging would: the log cannot commit, or it is full while writes fail.
     package func checkReadiness() async throws {
-        if waiting.count >= bounds.batches || waitingSampleBytes >= bounds.sampleBytes, let failure { throw failure }
+        if waiting.count >= maxWaiting || waitingSampleBytes >= bounds.sampleBytes, let failure { throw failure }
         try await log.commitReadinessWrite()
     }
 
@@ -199,13 +205,17 @@ package actor BatchFolder {
     private func writeAll() async {
         while !waiting.isEmpty {
             let due = lastFold + spacing
-            if failure == nil, readers.isEmpty, waiting.count < Self.maxBatchesPerWrite, ContinuousClock.now < due {
+            if failure == nil, readers.isEmpty, waiting.count < perFold, ContinuousClock.now < due {
                 await pause(until: due)
             }
-            let group = Array(waiting.prefix(Self.maxBatchesPerWrite))
+            // The batches are chosen once the turn comes, so that the fold takes those that arrived meanwhile.
+            await log.takeTurn()
+            let group = Array(waiting.prefix(perFold))
             do {
+                let kept = try await foldIsolatingConflicts(group)
+                await log.endTurn()
                 // A store that was closed leaves its batches in the log, for whoever opens it next.
-                guard try await foldIsolatingConflicts(group) else { break }
+                guard kept else { break }
                 waiting.removeFirst(group.count)
                 waitingSampleBytes -= group.reduce(0) { $0 + Self.sampleBytes(of: $1.batch) }
                 written += group.count
@@ -217,6 +227,7 @@ package actor BatchFolder {
                 readers.removeAll { $0.after <= written }
                 for entry in ready { entry.reader.resume() }
             } catch {
+                await log.endTurn()
                 // The log still holds the batches; a fold that committed before the log's removal failed is
                 // found stored next time and counts nothing twice.
                 logger.error("Folding acknowledged batches failed; retrying", metadata: ["error": "\(error)"])

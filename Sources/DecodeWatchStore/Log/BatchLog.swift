@@ -8,6 +8,9 @@ import Foundation
 /// (`SQLiteBatchLog`), or a table that every PostgreSQL replica appends to. A batch leaves the log in the same
 /// commit that counts it, or after it: a batch folded twice is found in `batches` and counted once.
 package protocol BatchLog: Sendable {
+    /// Most batches one fold takes (``BatchFolder``), and one claim of ``foldOrphans(pipeline:atStart:)``.
+    var batchesPerFold: Int { get }
+
     /// Appends, in one commit, the batches that are neither in the log nor stored.
     /// - Parameter batches: batches with their ``BatchAggregate/source``, one delivery of each.
     /// - Returns: for each batch, its place in the log, or `nil` when it was logged or stored before.
@@ -17,6 +20,14 @@ package protocol BatchLog: Sendable {
     /// - Returns: `false` when the store is gone, and the batches stay in the log.
     /// - Throws: ``StoreError`` when the fold did not commit; the batches stay in the log.
     func fold(_ batches: [LoggedBatch]) async throws -> Bool
+
+    /// Waits until no other collector sharing the log folds, and holds the turn until ``endTurn()``. Folds of
+    /// replicas write the rows of the same groups, so they run one at a time whatever happens; a replica that
+    /// chooses its batches once its turn comes folds all that arrived while it waited, in one fold.
+    func takeTurn() async
+
+    /// Ends the turn ``takeTurn()`` took.
+    func endTurn() async
 
     /// Removes batches from the log without folding them: those that can never be folded.
     func drop(_ seqs: [Int64]) async throws

@@ -323,5 +323,11 @@ extension SchemaMigration {
                         .sql("CREATE INDEX ingest_log_unfolded ON ingest_log (seq) WHERE NOT folded"),
                     ])
             ]),
+        // The replica that logged each batch, by the advisory lock it holds while it runs: other replicas leave
+        // its batches to it until it stops (`ReplicaPresence`). Batches logged before have none, and are claimed
+        // by age alone, as before.
+        SchemaMigration(
+            sqlite: "addIngestLogOwner", postgres: (19, "add_ingest_log_owner"),
+            steps: [.only(.postgres, [.sql("ALTER TABLE ingest_log ADD COLUMN owner BIGINT")])]),
     ]
 }

@@ -128,6 +128,9 @@ package enum SQLAccess: Sendable {
 package enum SQLStep<Result: Sendable>: Sendable {
     /// Runs the statement, then continues with what the closure makes of its rows.
     case run(SQLStatement, then: @Sendable ([SQLRecord]) throws -> SQLStep<Result>)
+    /// Runs the statements in order, then continues with what the closure makes of the rows of each. They do not
+    /// depend on one another's rows, so a store may send each as soon as the one before it ends.
+    case runEach([SQLStatement], then: @Sendable ([[SQLRecord]]) throws -> SQLStep<Result>)
     /// Finishes with a result.
     case done(Result)
 
@@ -138,16 +141,12 @@ package enum SQLStep<Result: Sendable>: Sendable {
         .run(statement) { rows in .done(try decode(rows)) }
     }
 
-    /// Runs statements in order, then continues with the rows of each.
+    /// Runs statements in order (``runEach(_:then:)``), then continues with the rows of each.
     /// - Throws: what `then` throws when there are no statements to run first.
     package static func runAll(
-        _ statements: [SQLStatement], collected: [[SQLRecord]] = [],
-        then: @escaping @Sendable ([[SQLRecord]]) throws -> SQLStep
+        _ statements: [SQLStatement], then: @escaping @Sendable ([[SQLRecord]]) throws -> SQLStep
     ) throws -> SQLStep {
-        guard let first = statements.first else { return try then(collected) }
-        return .run(first) { rows in
-            try .runAll(Array(statements.dropFirst()), collected: collected + [rows], then: then)
-        }
+        statements.isEmpty ? try then([]) : .runEach(statements, then: then)
     }
 
     /// Runs this chain, then the chain `next` makes of its result.
@@ -159,6 +158,8 @@ package enum SQLStep<Result: Sendable>: Sendable {
         case .done(let result): return try next(result)
         case .run(let statement, let continuation):
             return .run(statement) { rows in try continuation(rows).then(next) }
+        case .runEach(let statements, let continuation):
+            return .runEach(statements) { rows in try continuation(rows).then(next) }
         }
     }
 }

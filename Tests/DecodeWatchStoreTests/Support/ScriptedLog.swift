@@ -7,6 +7,13 @@ import Synchronization
 /// A ``BatchLog`` held in memory whose folds run a closure, for the tests of what ``BatchFolder`` keeps in memory
 /// and when it folds; the logs of the stores are tested against their databases.
 final class ScriptedLog: BatchLog {
+    /// As SQLite's log folds.
+    static let foldSize = 200
+    var batchesPerFold: Int { Self.foldSize }
+
+    func takeTurn() async {}
+
+    func endTurn() async {}
     private let held = Mutex<[Int64: BatchAggregate]>([:])
     private let next = Mutex<Int64>(0)
     private let folding: @Sendable ([BatchAggregate]) async throws -> Void

@@ -1,0 +1,96 @@
+import DecodeWatchCore
+import DecodeWatchStore
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import DecodeWatchStorePostgres
+
+/// PostgreSQL replicas share one log of acknowledged batches: a replica that runs keeps the batches it logged,
+/// however long they wait to be folded, and another claims them only once it stopped.
+@Suite("PostgreSQL: which replica folds a logged batch")
+struct ReplicaPresenceTests {
+    @Test(
+        "a running replica's logged batches are not claimed by another, even past the orphan age; once it stops they are, each once"
+    )
+    func runningReplicaKeepsItsBatches() async throws {
+        try await StoreBackend.postgres.withFreshDatabase { fixture in
+            guard case .postgres(_, let admin) = fixture.database else { return }
+            let (_, pool) = try fixture.database.open()
+            let first = try #require(pool)
+            let running = Task { try await first.run() }
+            let batches = try [AcknowledgedBatch.make(count: 2, path: "title"), AcknowledgedBatch.make(count: 5)]
+            #expect(try await first.openBatchLog().append(batches).allSatisfy { $0 != nil })
+            #expect(try await Self.batchesOfRunningReplicas(admin, expected: 2) == 2)
+
+            let other = try #require(fixture.store as? PostgresReportStore).openBatchLog()
+            let pipeline = IngestPipeline()
+            #expect(try await other.foldOrphans(pipeline: pipeline, atStart: true) == 0)
+            // Past the age at which batches of a replica that stopped are claimed (2 s).
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(try await other.foldOrphans(pipeline: pipeline, atStart: false) == 0)
+            #expect(try await other.holds(upTo: Int64.max))
+
+            running.cancel()
+            _ = await running.result
+            #expect(try await Self.batchesOfRunningReplicas(admin, expected: 0) == 0, "its lock ends with it")
+            #expect(try await other.foldOrphans(pipeline: pipeline, atStart: false) == 2)
+            #expect(try await other.foldOrphans(pipeline: pipeline, atStart: false) == 0)
+            let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
+            let counts = try await fixture.store.fields(window).fields.map { ($0.path, $0.count) }
+            #expect(Dictionary(uniqueKeysWithValues: counts) == ["$.results[*].title": 7])
+        }
+    }
+
+    @Test("while another replica folds, a replica keeps acknowledging, and folds what arrived once its turn comes")
+    func foldsTakeTurns() async throws {
+        try await StoreBackend.postgres.withFreshDatabase(mode: .logged) { fixture in
+            guard case .postgres(_, let admin) = fixture.database else { return }
+            #expect(try await fixture.send() == .stored)
+            try await fixture.settle()
+            #expect(try await Self.batchesOfRunningReplicas(admin, expected: 1) == 1, "the replica shows it runs")
+            // Another replica's turn to fold, as its presence session takes it.
+            try await admin.query(
+                "SELECT pg_advisory_lock(\(ReplicaPresence.turnKey), hashtext(current_schema()))",
+                logger: FreshDatabase.logger)
+            for index in 1...5 { #expect(try await fixture.send(path: ["results", index, "title"]) == .stored) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await Self.count("SELECT count(*) FROM ingest_log WHERE NOT folded", admin) == 5)
+
+            try await admin.query(
+                "SELECT pg_advisory_unlock(\(ReplicaPresence.turnKey), hashtext(current_schema()))",
+                logger: FreshDatabase.logger)
+            let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
+            #expect(try await fixture.store.fields(window).fields.map(\.count) == [6])
+            #expect(try await Self.count("SELECT count(*) FROM ingest_log WHERE NOT folded", admin) == 0)
+        }
+    }
+
+    private static func count(_ sql: String, _ admin: PostgresConnection) async throws -> Int {
+        var count = -1
+        for try await value in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: FreshDatabase.logger)
+            .decode(Int.self)
+        {
+            count = value
+        }
+        return count
+    }
+
+    /// How many logged batches name a replica that runs (that holds its advisory lock), once there are `expected`
+    /// (within 5 s: a replica takes its lock in the background).
+    private static func batchesOfRunningReplicas(_ admin: PostgresConnection, expected: Int) async throws -> Int {
+        var count = -1
+        for _ in 0..<100 {
+            let rows = try await admin.query(
+                """
+                SELECT count(*) FROM ingest_log WHERE owner IN (
+                    SELECT (classid::BIGINT << 32) | objid::BIGINT FROM pg_locks
+                    WHERE locktype = 'advisory' AND objsubid = 1 AND granted)
+                """, logger: FreshDatabase.logger)
+            for try await value in rows.decode(Int.self) { count = value }
+            if count == expected { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return count
+    }
+}
