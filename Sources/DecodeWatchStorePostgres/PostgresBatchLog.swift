@@ -87,14 +87,6 @@ final class PostgresBatchLog: BatchLog {
         return true
     }
 
-    func takeTurn() async {
-        await store?.presence.takeTurn()
-    }
-
-    func endTurn() async {
-        await store?.presence.endTurn()
-    }
-
     func drop(_ seqs: [Int64]) async throws {
         guard let store, !seqs.isEmpty else { return }
         let delete = SQLStatement(

@@ -3,8 +3,7 @@ import Logging
 import PostgresNIO
 
 /// Shows the other replicas that this one is running: a session of its own holds an advisory lock on ``owner``,
-/// the key this replica writes into each batch it logs (`ingest_log.owner`). The same session takes the replicas'
-/// turns to fold (``takeTurn()``).
+/// the key this replica writes into each batch it logs (`ingest_log.owner`).
 ///
 /// A replica claims only the logged batches whose owner's lock nobody holds (`PostgresBatchLog`): those of a
 /// replica that stopped, whose session PostgreSQL ended with it. A running replica that folds slowly under load
@@ -21,10 +20,6 @@ actor ReplicaPresence {
     private var session: PostgresConnection?
     private var opening: Task<Void, Never>?
     private var ended = false
-    private var inTurn = false
-    /// The first key of the advisory lock replicas take turns to fold on ('DWfl'); the second is the schema's hash,
-    /// so that replicas of separate schemas do not wait for one another.
-    static let turnKey: Int32 = 0x4457_666C
 
     /// - Parameter connect: opens a connection outside the pool; what it throws is logged, so it must not show the
     ///   password.
@@ -37,30 +32,6 @@ actor ReplicaPresence {
     func keep() {
         guard !ended, opening == nil, session?.isClosed ?? true else { return }
         opening = Task { await self.open() }
-    }
-
-    /// Waits until no other replica folds, and holds the turn until ``endTurn()``. Without a session (it is being
-    /// opened, or PostgreSQL restarted) it returns at once: the fold's row locks keep folds exact anyway, and only
-    /// the fold's size gains from the turn.
-    func takeTurn() async {
-        guard let session, !session.isClosed else { return }
-        do {
-            try await session.query(
-                "SELECT pg_advisory_lock(\(Self.turnKey), hashtext(current_schema()))", logger: logger)
-            inTurn = true
-        } catch {
-            logger.warning(
-                "Cannot take a turn to fold; folding without", metadata: ["error": "\(String(describing: error))"])
-        }
-    }
-
-    /// Ends the turn ``takeTurn()`` took, if it took one.
-    func endTurn() async {
-        guard inTurn, let session else { return }
-        inTurn = false
-        // When this fails, the session is gone, and its lock with it.
-        _ = try? await session.query(
-            "SELECT pg_advisory_unlock(\(Self.turnKey), hashtext(current_schema()))", logger: logger)
     }
 
     /// Ends the session, and with it the lock: the replica is stopping.

@@ -24,11 +24,6 @@ final class SQLiteBatchLog: BatchLog {
     /// keep up with acknowledgments at any size, and larger ones stored no more per second (BENCHMARKS.md).
     let batchesPerFold = 200
 
-    /// One collector at a time serves a database file: its folds never wait for another's.
-    func takeTurn() async {}
-
-    func endTurn() async {}
-
     /// The log's file for a database file.
     static func path(for database: String) -> String { database + "-pending" }
 

@@ -1,10 +1,9 @@
 import DecodeWatchCore
 import DecodeWatchStore
+import DecodeWatchStorePostgres
 import Foundation
 import PostgresNIO
 import Testing
-
-@testable import DecodeWatchStorePostgres
 
 /// PostgreSQL replicas share one log of acknowledged batches: a replica that runs keeps the batches it logged,
 /// however long they wait to be folded, and another claims them only once it stopped.
@@ -40,40 +39,6 @@ struct ReplicaPresenceTests {
             let counts = try await fixture.store.fields(window).fields.map { ($0.path, $0.count) }
             #expect(Dictionary(uniqueKeysWithValues: counts) == ["$.results[*].title": 7])
         }
-    }
-
-    @Test("while another replica folds, a replica keeps acknowledging, and folds what arrived once its turn comes")
-    func foldsTakeTurns() async throws {
-        try await StoreBackend.postgres.withFreshDatabase(mode: .logged) { fixture in
-            guard case .postgres(_, let admin) = fixture.database else { return }
-            #expect(try await fixture.send() == .stored)
-            try await fixture.settle()
-            #expect(try await Self.batchesOfRunningReplicas(admin, expected: 1) == 1, "the replica shows it runs")
-            // Another replica's turn to fold, as its presence session takes it.
-            try await admin.query(
-                "SELECT pg_advisory_lock(\(ReplicaPresence.turnKey), hashtext(current_schema()))",
-                logger: FreshDatabase.logger)
-            for index in 1...5 { #expect(try await fixture.send(path: ["results", index, "title"]) == .stored) }
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(try await Self.count("SELECT count(*) FROM ingest_log WHERE NOT folded", admin) == 5)
-
-            try await admin.query(
-                "SELECT pg_advisory_unlock(\(ReplicaPresence.turnKey), hashtext(current_schema()))",
-                logger: FreshDatabase.logger)
-            let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
-            #expect(try await fixture.store.fields(window).fields.map(\.count) == [6])
-            #expect(try await Self.count("SELECT count(*) FROM ingest_log WHERE NOT folded", admin) == 0)
-        }
-    }
-
-    private static func count(_ sql: String, _ admin: PostgresConnection) async throws -> Int {
-        var count = -1
-        for try await value in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: FreshDatabase.logger)
-            .decode(Int.self)
-        {
-            count = value
-        }
-        return count
     }
 
     /// How many logged batches name a replica that runs (that holds its advisory lock), once there are `expected`

@@ -208,14 +208,10 @@ package actor BatchFolder {
             if failure == nil, readers.isEmpty, waiting.count < perFold, ContinuousClock.now < due {
                 await pause(until: due)
             }
-            // The batches are chosen once the turn comes, so that the fold takes those that arrived meanwhile.
-            await log.takeTurn()
             let group = Array(waiting.prefix(perFold))
             do {
-                let kept = try await foldIsolatingConflicts(group)
-                await log.endTurn()
                 // A store that was closed leaves its batches in the log, for whoever opens it next.
-                guard kept else { break }
+                guard try await foldIsolatingConflicts(group) else { break }
                 waiting.removeFirst(group.count)
                 waitingSampleBytes -= group.reduce(0) { $0 + Self.sampleBytes(of: $1.batch) }
                 written += group.count
@@ -227,7 +223,6 @@ package actor BatchFolder {
                 readers.removeAll { $0.after <= written }
                 for entry in ready { entry.reader.resume() }
             } catch {
-                await log.endTurn()
                 // The log still holds the batches; a fold that committed before the log's removal failed is
                 // found stored next time and counts nothing twice.
                 logger.error("Folding acknowledged batches failed; retrying", metadata: ["error": "\(error)"])

@@ -21,14 +21,6 @@ package protocol BatchLog: Sendable {
     /// - Throws: ``StoreError`` when the fold did not commit; the batches stay in the log.
     func fold(_ batches: [LoggedBatch]) async throws -> Bool
 
-    /// Waits until no other collector sharing the log folds, and holds the turn until ``endTurn()``. Folds of
-    /// replicas write the rows of the same groups, so they run one at a time whatever happens; a replica that
-    /// chooses its batches once its turn comes folds all that arrived while it waited, in one fold.
-    func takeTurn() async
-
-    /// Ends the turn ``takeTurn()`` took.
-    func endTurn() async
-
     /// Removes batches from the log without folding them: those that can never be folded.
     func drop(_ seqs: [Int64]) async throws
 

@@ -10,10 +10,6 @@ final class ScriptedLog: BatchLog {
     /// As SQLite's log folds.
     static let foldSize = 200
     var batchesPerFold: Int { Self.foldSize }
-
-    func takeTurn() async {}
-
-    func endTurn() async {}
     private let held = Mutex<[Int64: BatchAggregate]>([:])
     private let next = Mutex<Int64>(0)
     private let folding: @Sendable ([BatchAggregate]) async throws -> Void
