@@ -21,7 +21,8 @@ final class SQLiteBatchLog: BatchLog {
     /// stopped left them, since one process at a time serves a database file.
     private let orphans: Mutex<(upTo: Int64, folded: Bool)>
     /// One collector writes the database, and a fold of 200 realistic batches takes it a few milliseconds: folds
-    /// keep up with acknowledgments at any size, and larger ones stored no more per second (BENCHMARKS.md).
+    /// keep up with acknowledgments at any size, and larger ones stored no more per second (BENCHMARKS.md,
+    /// 2026-12-02).
     let batchesPerFold = 200
 
     /// The log's file for a database file.

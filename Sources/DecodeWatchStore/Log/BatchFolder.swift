@@ -16,8 +16,8 @@ package actor BatchFolder {
     /// redacted and cut: they are most of a folded batch's size).
     /// Past either, acknowledging waits for a write to make room.
     package struct Bounds: Sendable {
-        /// `nil`: five folds' worth (``BatchLog/batchesPerFold``), so that batches keep being acknowledged while
-        /// a full fold is written.
+        /// `nil`: 1,000, or two folds' worth (``BatchLog/batchesPerFold``) where that is more, so that batches
+        /// keep being acknowledged while a full fold is written.
         package var batches: Int?
         package var sampleBytes = 64 << 20
 
@@ -82,7 +82,7 @@ package actor BatchFolder {
         self.log = log
         self.bounds = bounds
         perFold = log.batchesPerFold
-        maxWaiting = bounds.batches ?? 5 * log.batchesPerFold
+        maxWaiting = bounds.batches ?? max(1000, 2 * log.batchesPerFold)
         self.spacing = spacing
         self.logger = logger
         self.pipeline = pipeline
