@@ -39,7 +39,7 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// How a store commits what it is sent: each batch's rollups before `ingest` returns, or into the log of
-/// acknowledged batches first and folded later (``SQLStore/acknowledgeBeforeWriting(rebuild:)``), as the collector
+/// acknowledged batches first and folded later (``SQLStore/acknowledgeBeforeWriting(pipeline:)``), as the collector
 /// runs it by default.
 enum StoreMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case direct
