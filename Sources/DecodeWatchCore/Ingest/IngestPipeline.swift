@@ -18,9 +18,15 @@ public struct IngestPipeline: Sendable {
 
     /// Creates the pipeline.
     public init(validator: BatchValidator = BatchValidator(), redactor: Redactor = Redactor()) {
+        self.init(
+            validator: validator, redactor: redactor,
+            recovering: BatchValidator(limits: .acknowledged, normalizer: validator.normalizer))
+    }
+
+    private init(validator: BatchValidator, redactor: Redactor, recovering: BatchValidator) {
         self.validator = validator
         self.redactor = redactor
-        recovering = BatchValidator(limits: .acknowledged, normalizer: validator.normalizer)
+        self.recovering = recovering
     }
 
     /// Inflates a body as received, stopping as soon as a limit is passed; an identity body is returned as is.
@@ -70,7 +76,7 @@ public struct IngestPipeline: Sendable {
     /// acknowledged before a restart with lower limits is still counted.
     /// - Throws: what ``validate(_:receivedAt:inflated:)`` throws.
     public func rebuild(_ source: BatchSource, receivedAt: Date) throws -> BatchAggregate {
-        let pipeline = IngestPipeline(validator: recovering, redactor: redactor)
+        let pipeline = IngestPipeline(validator: recovering, redactor: redactor, recovering: recovering)
         return pipeline.aggregate(try pipeline.validate(source, receivedAt: receivedAt), source: source)
     }
 }
