@@ -13,7 +13,9 @@ import Logging
 /// again and folded the same way, so two replicas never fold one batch, and none waits for another's fold. Each
 /// batch names the replica that logged it (``ReplicaPresence``), and a batch whose replica still runs is left to
 /// it however long it waits: under load a running replica's batches wait longer than ``orphanAge``, and another
-/// claiming them would decode them a second time, the costliest step, just when the replicas are busiest.
+/// claiming them would decode them a second time, the costliest step, just when the replicas are busiest. An append
+/// that fails may have committed all the same, so it renews the replica's key (``ReplicaPresence/renew()``), and
+/// what it logged is claimed like a stopped replica's.
 ///
 /// Folded rows are deleted after ``orphanAge``, not in the fold: an append that reads `batches` before the fold
 /// commits then still conflicts with the batch's row, and answers it as a duplicate.
@@ -40,7 +42,7 @@ final class PostgresBatchLog: BatchLog {
     func append(_ batches: [BatchAggregate]) async throws -> [Int64?] {
         guard let store else { throw StoreError(.unavailable, "The PostgreSQL store of this log was closed.") }
         try await store.checkGroups(of: batches)
-        await store.presence.keep()
+        let owner = await store.presence.keep()
         var rows: [String] = []
         var arguments: [SQLValue] = []
         for batch in batches {
@@ -52,7 +54,7 @@ final class PostgresBatchLog: BatchLog {
                 .blob(source.body),
             ]
         }
-        arguments.append(.integer(store.presence.owner))
+        arguments.append(.integer(owner))
         let statement = SQLStatement(
             """
             INSERT INTO ingest_log (app_id, batch_id, received_at, encoding, body, owner)
@@ -63,12 +65,22 @@ final class PostgresBatchLog: BatchLog {
             RETURNING seq, app_id, batch_id
             """,
             arguments)
-        let logged = try await store.perform(
-            .fetch(statement) { records in
-                try records.map {
-                    (BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")), try $0.integer("seq"))
-                }
-            }, access: .write)
+        let logged: [(BatchIdentity, Int64)]
+        do {
+            logged = try await store.perform(
+                .fetch(statement) { records in
+                    try records.map {
+                        (
+                            BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")),
+                            try $0.integer("seq")
+                        )
+                    }
+                }, access: .write)
+        } catch {
+            // It may have committed all the same; this replica would not fold what it does not hold.
+            await store.presence.renew()
+            throw error
+        }
         var seqs = Dictionary(logged) { first, _ in first }
         // A batch sent twice in one group commit is logged once: the first delivery gets its place.
         return batches.map { seqs.removeValue(forKey: BatchIdentity(app: $0.appID, batch: $0.batchID)) }
@@ -94,9 +106,9 @@ final class PostgresBatchLog: BatchLog {
         _ = try await store.perform(.fetch(delete) { $0.count }, access: .write)
     }
 
-    /// Claims, ``batchesPerFold`` at a time, the batches logged more than ``orphanAge`` ago (at
-    /// start, all) by replicas that stopped, that no replica is folding, and folds each chunk in the transaction
-    /// that claimed it.
+    /// Claims, ``batchesPerFold`` at a time, the batches logged more than ``orphanAge`` ago (at start, all) under
+    /// a key no replica holds (it stopped, or renewed its key), that no replica is folding, and folds each chunk in
+    /// the transaction that claimed it.
     func foldOrphans(pipeline: IngestPipeline, atStart: Bool) async throws -> Int {
         guard let store else { return 0 }
         await store.presence.keep()

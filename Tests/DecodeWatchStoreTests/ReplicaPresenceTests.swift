@@ -6,7 +6,8 @@ import PostgresNIO
 import Testing
 
 /// PostgreSQL replicas share one log of acknowledged batches: a replica that runs keeps the batches it logged,
-/// however long they wait to be folded, and another claims them only once it stopped.
+/// however long they wait to be folded, and another claims them only once it stopped, or once an append failed
+/// and the replica no longer knows all it logged.
 @Suite("PostgreSQL: which replica folds a logged batch")
 struct ReplicaPresenceTests {
     @Test(
@@ -38,6 +39,44 @@ struct ReplicaPresenceTests {
             let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
             let counts = try await fixture.store.fields(window).fields.map { ($0.path, $0.count) }
             #expect(Dictionary(uniqueKeysWithValues: counts) == ["$.results[*].title": 7])
+        }
+    }
+
+    @Test(
+        "an append that fails may have committed all the same, so the replica gives up its key: what it logged before is claimed by another, what it logs after is kept"
+    )
+    func failedAppendLeavesEarlierBatchesToOthers() async throws {
+        try await StoreBackend.postgres.withFreshDatabase { fixture in
+            guard case .postgres(_, let admin) = fixture.database else { return }
+            let (_, pool) = try fixture.database.open()
+            let first = try #require(pool)
+            let running = Task { try await first.run() }
+            defer { running.cancel() }
+            let log = try first.openBatchLog()
+            // Logged, and held by no folder: as a batch whose append committed after its answer was lost.
+            #expect(try await log.append([AcknowledgedBatch.make(count: 2)]).allSatisfy { $0 != nil })
+            #expect(try await Self.batchesOfRunningReplicas(admin, expected: 1) == 1)
+
+            try await fixture.database.execute(
+                """
+                CREATE FUNCTION refuse_appends() RETURNS trigger LANGUAGE plpgsql AS
+                    $$ BEGIN RAISE EXCEPTION 'appends refused by the test'; END $$
+                """)
+            try await fixture.database.execute(
+                "CREATE TRIGGER refuse_appends BEFORE INSERT ON ingest_log FOR EACH ROW EXECUTE FUNCTION refuse_appends()"
+            )
+            await #expect(throws: StoreError.self) { try await log.append([AcknowledgedBatch.make(count: 3)]) }
+            try await fixture.database.execute("DROP TRIGGER refuse_appends ON ingest_log")
+            #expect(try await log.append([AcknowledgedBatch.make(count: 5)]).allSatisfy { $0 != nil })
+            #expect(
+                try await Self.batchesOfRunningReplicas(admin, expected: 1) == 1,
+                "the batch logged after the failure names the new key, whose lock the replica holds")
+
+            let other = try #require(fixture.store as? PostgresReportStore).openBatchLog()
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(try await other.foldOrphans(pipeline: IngestPipeline(), atStart: false) == 1)
+            let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
+            #expect(try await fixture.store.fields(window).fields.map(\.count) == [2])
         }
     }
 
