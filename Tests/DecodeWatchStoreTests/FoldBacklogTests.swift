@@ -14,7 +14,9 @@ struct FoldBacklogTests {
     @Test("while folds fail, a batch past the bound on waiting batches is refused at once and not logged")
     func fullBacklogOfBatchesRefusesWhileFailing() async throws {
         do {
-            let (log, applier) = Self.applier(bounds: .init(batches: 1), fold: { _ in throw Self.locked })
+            let database = LockedDatabase()
+            defer { database.unlock() }
+            let (log, applier) = Self.applier(bounds: .init(batches: 1), fold: database.fold)
             let (first, second) = (try AcknowledgedBatch.make(snippet: "{}"), try AcknowledgedBatch.make(snippet: "{}"))
             #expect(try await applier.acknowledge([first]) == [.stored])
             // The first fold has failed once a read is refused.
@@ -30,7 +32,9 @@ struct FoldBacklogTests {
     @Test("while folds fail, a batch past the bound on waiting sample bytes is refused at once and not logged")
     func fullBacklogOfSamplesRefusesWhileFailing() async throws {
         do {
-            let (log, applier) = Self.applier(bounds: .init(sampleBytes: 1000), fold: { _ in throw Self.locked })
+            let database = LockedDatabase()
+            defer { database.unlock() }
+            let (log, applier) = Self.applier(bounds: .init(sampleBytes: 1000), fold: database.fold)
             let (large, small) = (
                 try AcknowledgedBatch.make(snippet: String(repeating: "x", count: 1500)),
                 try AcknowledgedBatch.make(snippet: "{}")
@@ -64,7 +68,18 @@ struct FoldBacklogTests {
         }
     }
 
-    private static let locked = StoreError(.unavailable, "database is locked")
+    /// A database whose folds fail until the test unlocks it as it ends, so that the folder's retries end with the
+    /// test.
+    private final class LockedDatabase: Sendable {
+        private let locked = Atomic(true)
+
+        func fold(_: [BatchAggregate]) async throws {
+            if locked.load(ordering: .relaxed) { throw StoreError(.unavailable, "database is locked") }
+        }
+
+        func unlock() { locked.store(false, ordering: .relaxed) }
+    }
+
     private static func applier(
         bounds: BatchFolder.Bounds, fold: @escaping @Sendable ([BatchAggregate]) async throws -> Void
     ) -> (ScriptedLog, BatchFolder) {
