@@ -67,15 +67,11 @@ final class PostgresBatchLog: BatchLog {
             arguments)
         let logged: [(BatchIdentity, Int64)]
         do {
-            logged = try await store.perform(
-                .fetch(statement) { records in
-                    try records.map {
-                        (
-                            BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")),
-                            try $0.integer("seq")
-                        )
-                    }
-                }, access: .write)
+            logged = try await store.performAlone(statement, access: .write) { records in
+                try records.map {
+                    (BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")), try $0.integer("seq"))
+                }
+            }
         } catch {
             // It may have committed all the same; this replica would not fold what it does not hold.
             await store.presence.renew()
@@ -103,7 +99,7 @@ final class PostgresBatchLog: BatchLog {
         guard let store, !seqs.isEmpty else { return }
         let delete = SQLStatement(
             "DELETE FROM ingest_log WHERE seq IN (\(Self.list(seqs.count)))", seqs.map(SQLValue.integer))
-        _ = try await store.perform(.fetch(delete) { $0.count }, access: .write)
+        _ = try await store.performAlone(delete, access: .write) { $0.count }
     }
 
     /// Claims, ``batchesPerFold`` at a time, the batches logged more than ``orphanAge`` ago (at start, all) under
@@ -130,7 +126,7 @@ final class PostgresBatchLog: BatchLog {
             WHERE folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - $1
             """,
             [.integer(Self.orphanAge.components.seconds * 1000)])
-        _ = try await store.perform(.fetch(cleanup) { $0.count }, access: .write)
+        _ = try await store.performAlone(cleanup, access: .write) { $0.count }
         var total = 0
         while true {
             let step = SQLStep<(WrittenBatches?, Int)>.run(claim) { rows in
@@ -167,14 +163,14 @@ final class PostgresBatchLog: BatchLog {
     func newest() async throws -> Int64? {
         guard let store else { return nil }
         let statement = SQLStatement("SELECT max(seq) AS seq FROM ingest_log")
-        return try await store.perform(.fetch(statement) { try $0.first?.optionalInteger("seq") }, access: .lookup)
+        return try await store.performAlone(statement, access: .lookup) { try $0.first?.optionalInteger("seq") }
     }
 
     func holds(upTo seq: Int64) async throws -> Bool {
         guard let store else { return false }
         let statement = SQLStatement(
             "SELECT seq FROM ingest_log WHERE seq <= $1 AND NOT folded LIMIT 1", [.integer(seq)])
-        return try await store.perform(.fetch(statement) { !$0.isEmpty }, access: .lookup)
+        return try await store.performAlone(statement, access: .lookup) { !$0.isEmpty }
     }
 
     /// The log is in the database: acknowledging can commit when the database can.

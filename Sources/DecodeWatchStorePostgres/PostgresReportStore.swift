@@ -79,26 +79,45 @@ public final class PostgresReportStore: SQLStore, Service {
     }
 
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+        try await onConnection(access: access) { connection in
+            try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
+                var step = step
+                while true {
+                    switch step {
+                    case .done(let result): return result
+                    case .run(let statement, let then):
+                        step = try then(
+                            try await Self.records([statement], on: connection, logger: self.driverLogger)[0])
+                    case .runEach(let statements, let then):
+                        step = try then(try await Self.records(statements, on: connection, logger: self.driverLogger))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs one statement outside a transaction block, where PostgreSQL makes it a transaction of its own, committed
+    /// (durably) before it answers: the round trips for `BEGIN` and `COMMIT` that ``perform(_:access:)`` makes are
+    /// saved, two of the three a batch log append used to wait for.
+    func performAlone<Result: Sendable>(
+        _ statement: SQLStatement, access: SQLAccess, read: @escaping @Sendable ([SQLRecord]) throws -> Result
+    ) async throws -> Result {
+        try await onConnection(access: access) { connection in
+            guard !connection.isClosed else { throw ClosedConnectionError() }
+            return try read(try await Self.records([statement], on: connection, logger: self.driverLogger)[0])
+        }
+    }
+
+    /// Runs `body` on a pooled connection within the deadline of `access`, once the schema is migrated (and, for
+    /// a read, once the batches acknowledged before it are folded); an error is thrown as a ``StoreError``.
+    private func onConnection<Result: Sendable>(
+        access: SQLAccess, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         if access == .read { try await settle() }
         do {
             try await migrations.once { try await self.migrate() }
             let timeout = access == .read ? configuration.readTimeout : configuration.transactionTimeout
-            return try await withConnection(timeout: timeout) { connection in
-                try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
-                    var step = step
-                    while true {
-                        switch step {
-                        case .done(let result): return result
-                        case .run(let statement, let then):
-                            step = try then(
-                                try await Self.records([statement], on: connection, logger: self.driverLogger)[0])
-                        case .runEach(let statements, let then):
-                            step = try then(
-                                try await Self.records(statements, on: connection, logger: self.driverLogger))
-                        }
-                    }
-                }
-            }
+            return try await withConnection(timeout: timeout, body)
         } catch let error as StoreError {
             throw error
         } catch {
