@@ -6,7 +6,8 @@
 # serve flags (logging included), a 202 once the batch is in the log, the rate counting the folds that follow.
 # PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx and
 # wrk; run as root or as a user that may run PostgreSQL's initdb. INGEST_MODE=direct runs the collectors with
-# `--ingest-mode direct`.
+# `--ingest-mode direct`. After each full-rate run, the same replicas get half the rate they folded, offered at a
+# fixed rate (ingest-fixed-rate.lua) with batches of their own, for their latency below capacity.
 # Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,6 +29,8 @@ trap cleanup EXIT
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
 .build/release/IngestBench generate "$work/batches" $count >/dev/null
+# The paced runs send batches of their own: the full run's again would be duplicates, answered without storing.
+.build/release/IngestBench generate "$work/paced" $count --seed 2 >/dev/null
 
 echo "== CPU limit: inflate + validate + fold + redact, one core"
 .build/release/IngestBench cpu "$work/batches" "$seconds"
@@ -124,6 +127,10 @@ NGINX
     stored=$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc "SELECT COUNT(*) FROM $schema.batches")
     echo "stored batches: $stored (x100 reports), the last folded $wait_s s after the run:" \
         "$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }') batches/s folded"
+    rate=$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%d", n / (s + w) / 2 }')
+    echo "== PostgreSQL, $replicas replica(s) at half that rate: $rate batches/s, offered at a fixed rate"
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18099 -- \
+        "$work/paced" $count 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
     kill "$nginx_pid"
     kill $(jobs -p) 2>/dev/null || true
     wait 2>/dev/null || true
