@@ -15,16 +15,7 @@ seconds=${1:-10}
 connections=${2:-16}
 mode=${INGEST_MODE:-logged}
 count=20000
-work=$(mktemp -d)
-bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-as_owner=()
-if [ "$(id -u)" -eq 0 ]; then chown postgres: "$work"; as_owner=(runuser -u postgres --); fi
-cleanup() {
-    kill $(jobs -p) 2>/dev/null || true
-    "${as_owner[@]}" "$bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+source ./postgres-replicas.sh
 
 swift build -c release --package-path .. --product decodewatch >/dev/null
 swift build -c release --product IngestBench >/dev/null
@@ -79,59 +70,18 @@ echo "stored batches: $stored (x100 reports), the last folded $wait_s s after th
 kill "$sqlite_pid"
 wait "$sqlite_pid" 2>/dev/null || true
 
-"${as_owner[@]}" "$bin/initdb" -D "$work/pg" -U bench --auth=trust -E UTF8 >/dev/null
-"${as_owner[@]}" "$bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p 55499 -k $work -c max_connections=200" start >/dev/null
-url='postgres://bench@127.0.0.1:55499/postgres?sslmode=disable'
+postgres_start
 
 for replicas in 1 2 3; do
     schema="bench_$replicas"
-    upstream=""
-    for index in $(seq 1 "$replicas"); do
-        port=$((18100 + index))
-        ../.build/release/decodewatch serve --port $port --database-url "$url&schema=$schema" --ingest-mode "$mode" \
-            2>"$work/serve-$replicas-$index.log" &
-        upstream+="server 127.0.0.1:$port; "
-    done
-    sleep 2
-    cat >"$work/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx-body;
-  upstream collectors { $upstream keepalive 64; }
-  server {
-    listen 127.0.0.1:18099;
-    client_max_body_size 2m;
-    location / { proxy_pass http://collectors; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
-}
-NGINX
-    nginx -c "$work/nginx.conf" -g 'daemon off;' &
-    nginx_pid=$!
-    sleep 0.5
+    replicas_start ../.build/release/decodewatch "$schema" "$replicas" --ingest-mode "$mode"
     echo "== PostgreSQL, $replicas replica(s) behind nginx"
     wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18099 -- "$work/batches" $count 2 |
         grep -E 'Requests/sec|Latency|requests in|Non-2xx'
-    # A batch is acknowledged once it is in ingest_log and folded into the rollups in the background: wait until no
-    # batch is left unfolded, so that the rate counts the folding too.
-    started=$(date +%s.%N)
-    while [ "$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc \
-        "SELECT COUNT(*) FROM $schema.ingest_log WHERE NOT folded")" -gt 0 ]; do
-        sleep 0.05
-    done
-    wait_s=$(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { printf "%.2f", a - b }')
-    stored=$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc "SELECT COUNT(*) FROM $schema.batches")
-    echo "stored batches: $stored (x100 reports), the last folded $wait_s s after the run:" \
-        "$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }') batches/s folded"
-    rate=$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%d", n / (s + w) / 2 }')
+    replicas_folded "$schema" "$seconds"
+    rate=$((folded_rate / 2))
     echo "== PostgreSQL, $replicas replica(s) at half that rate: $rate batches/s, offered at a fixed rate"
     wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18099 -- \
         "$work/paced" $count 2 "$rate" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
-    kill "$nginx_pid"
-    kill $(jobs -p) 2>/dev/null || true
-    wait 2>/dev/null || true
+    replicas_stop
 done
