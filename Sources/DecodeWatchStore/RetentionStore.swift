@@ -5,7 +5,8 @@ import Foundation
 /// Each call is one short transaction that removes a bounded number of per-minute and hourly rollup cells'
 /// install rows, then those of the cells left without any (with their versions and expected values), then
 /// expired decode counts and batch ids, then groups last seen before the horizon (a group that an ingest commit
-/// reports again meanwhile stays), then the deleted groups' mutes and history. Callers repeat it until it
+/// reports again meanwhile stays), then the deleted groups' mutes and history. It first waits for the batches
+/// acknowledged before it to be folded, so that none of them comes back after the sweep. Callers repeat it until it
 /// returns zero, so ingest never waits behind one long delete. Several processes may run it at once: deleting
 /// is idempotent.
 public protocol RetentionStore: Sendable {

@@ -16,6 +16,26 @@ struct RetentionStoreTests {
     ]
 
     @Test(
+        "batches past the horizon acknowledged just before a sweep are deleted by it, not folded after it",
+        arguments: StoreBackend.allCases)
+    func sweepFoldsAcknowledgedBatchesFirst(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase(mode: .logged) { fixture in
+            // The second waits for the fold spacing (20 ms) after the first one's fold.
+            try await fixture.send(2, at: "2026-08-01T00:15:00Z", batchID: "old-1")
+            try await fixture.send(3, at: "2026-08-01T01:15:00Z", batchID: "old-2")
+            var deleted = 0
+            while true {
+                let step = try await fixture.store.deleteExpired(
+                    before: Self.horizon, minutesBefore: Self.horizon, limit: 2000)
+                if step == 0 { break }
+                deleted += step
+            }
+            #expect(deleted > 0)
+            #expect(try await fixture.store.fields(Self.allTime).fields.isEmpty)
+        }
+    }
+
+    @Test(
         "data before the horizon is deleted a bounded step at a time; what is recent keeps exact numbers",
         arguments: StoreBackend.allCases)
     func deletesExpiredInSteps(backend: StoreBackend) async throws {

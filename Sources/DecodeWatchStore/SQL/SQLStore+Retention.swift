@@ -3,6 +3,9 @@ import Foundation
 
 extension SQLStore {
     public func deleteExpired(before horizon: Date, minutesBefore: Date, limit: Int) async throws -> Int {
+        // What was acknowledged before the sweep is folded first: an expired batch folded after it would stay until
+        // the next sweep, an hour later.
+        try await settle()
         let statements =
             cellDeletes(in: .minute, before: Minute.index(of: minutesBefore), limit: limit)
             + retentionStatements(before: horizon, limit: limit)
