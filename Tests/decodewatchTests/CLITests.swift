@@ -183,6 +183,7 @@ struct CLITests {
             ])
         let summary = try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8))
         #expect(summary.fields.map(\.count) == [3, 1, 1])
+        #expect(try await server.terminate() == 0)
 
         let refused = try CLI.run(["serve", "--port", "0", "--ingest-mode", "sometimes", "--db", path])
         #expect(refused.status == 64)
