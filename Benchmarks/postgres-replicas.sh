@@ -7,8 +7,10 @@
 #   replicas_folded SCHEMA SECONDS
 #                               waits until every acknowledged batch is folded and prints the rate, counting the
 #                               folding after a SECONDS-long run; sets `folded_rate` (batches/s)
+#                               and `stored_batches`
 #   replicas_stop
 #   postgres_cpu_ticks          CPU ticks PostgreSQL's processes have used so far
+#   replicas_cpu_ticks          CPU ticks the running replicas have used so far
 
 work=$(mktemp -d)
 postgres_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -61,7 +63,7 @@ NGINX
 }
 
 replicas_folded() {
-    local schema=$1 seconds=$2 started wait_s stored
+    local schema=$1 seconds=$2 started wait_s
     # A batch is acknowledged once it is in ingest_log and folded into the rollups in the background: wait until no
     # batch is left unfolded, so that the rate counts the folding too.
     started=$(date +%s.%N)
@@ -70,9 +72,9 @@ replicas_folded() {
         sleep 0.05
     done
     wait_s=$(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { printf "%.2f", a - b }')
-    stored=$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc "SELECT COUNT(*) FROM $schema.batches")
-    folded_rate=$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }')
-    echo "stored batches: $stored (x100 reports), the last folded $wait_s s after the run: $folded_rate batches/s folded"
+    stored_batches=$(psql -h 127.0.0.1 -p 55499 -U bench -d postgres -tAc "SELECT COUNT(*) FROM $schema.batches")
+    folded_rate=$(awk -v n="$stored_batches" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }')
+    echo "stored batches: $stored_batches (x100 reports), the last folded $wait_s s after the run: $folded_rate batches/s folded"
 }
 
 replicas_stop() {
@@ -85,6 +87,12 @@ postgres_cpu_ticks() {
     for pid in $(pgrep -u postgres); do
         total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
+    echo "$total"
+}
+
+replicas_cpu_ticks() {
+    local pid total=0
+    for pid in "${replica_pids[@]}"; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
     echo "$total"
 }
 

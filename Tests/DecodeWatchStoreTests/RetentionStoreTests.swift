@@ -15,6 +15,19 @@ struct RetentionStoreTests {
         "endpoint_version_hours",
     ]
 
+    /// Sweeps as the collector's retention does: steps until one deletes nothing; returns each step's count.
+    @discardableResult
+    static func sweep(_ store: some RetentionStore, before horizon: Date = RetentionStoreTests.horizon, limit: Int)
+        async throws -> [Int]
+    {
+        var steps: [Int] = []
+        while true {
+            let deleted = try await store.deleteExpired(before: horizon, minutesBefore: horizon, limit: limit)
+            if deleted == 0 { return steps }
+            steps.append(deleted)
+        }
+    }
+
     @Test(
         "batches past the horizon acknowledged just before a sweep are deleted by it, not folded after it",
         arguments: StoreBackend.allCases)
@@ -23,14 +36,7 @@ struct RetentionStoreTests {
             // The second waits for the fold spacing (20 ms) after the first one's fold.
             try await fixture.send(2, at: "2026-08-01T00:15:00Z", batchID: "old-1")
             try await fixture.send(3, at: "2026-08-01T01:15:00Z", batchID: "old-2")
-            var deleted = 0
-            while true {
-                let step = try await fixture.store.deleteExpired(
-                    before: Self.horizon, minutesBefore: Self.horizon, limit: 2000)
-                if step == 0 { break }
-                deleted += step
-            }
-            #expect(deleted > 0)
+            #expect(try await Self.sweep(fixture.store, limit: 2000).reduce(0, +) > 0)
             #expect(try await fixture.store.fields(Self.allTime).fields.isEmpty)
         }
     }
@@ -55,13 +61,7 @@ struct RetentionStoreTests {
             try await fixture.store.apply(.resolve, to: try await fixture.group(path: "$.author"), at: Self.horizon)
             #expect(try await fixture.database.count("group_status_events") == 1)
 
-            var steps: [Int] = []
-            while true {
-                let deleted = try await fixture.store.deleteExpired(
-                    before: Self.horizon, minutesBefore: Self.horizon, limit: 4)
-                if deleted == 0 { break }
-                steps.append(deleted)
-            }
+            let steps = try await Self.sweep(fixture.store, limit: 4)
             // 18 hourly cells and as many minute cells (each with a version, an expected value and an install),
             // and 3 day rows, in steps of at most 4 of each of the 16 kinds of row.
             #expect(steps.count >= 5)
@@ -101,7 +101,7 @@ struct RetentionStoreTests {
             try await fixture.send(1, at: "2026-11-01T14:15:00Z", path: ["title"], batchID: "late")
             try await fixture.send(3, at: "2026-11-01T14:20:00Z", path: ["tags"], batchID: "tags")
             let horizon = date("2026-11-01T10:00:00Z")
-            while try await fixture.store.deleteExpired(before: horizon, minutesBefore: horizon, limit: 4) > 0 {}
+            try await Self.sweep(fixture.store, before: horizon, limit: 4)
 
             // The top field is chosen from the day's counts: they must have lost the hours before the horizon.
             let top = try await fixture.store.fields(
@@ -126,8 +126,7 @@ struct RetentionStoreTests {
             for table in ["group_hour_install_sketches", "group_minute_install_sketches"] {
                 #expect(try await fixture.database.count(table) == 2, "\(table)")
             }
-            while try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 4) > 0
-            {}
+            try await Self.sweep(fixture.store, limit: 4)
             for table in ["group_hour_install_sketches", "group_minute_install_sketches"] {
                 #expect(try await fixture.database.count(table) == 1, "\(table)")
             }
@@ -156,9 +155,7 @@ struct RetentionStoreTests {
                 #expect(try await fixture.database.count(cells, condition) == 1, "\(cells)")
             }
 
-            while try await fixture.store.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 100)
-                > 0
-            {}
+            try await Self.sweep(fixture.store, limit: 100)
             for (installs, cells, condition) in expired {
                 #expect(try await fixture.database.count(installs, condition) == 0, "\(installs)")
                 #expect(try await fixture.database.count(cells, condition) == 0, "\(cells)")
@@ -177,9 +174,7 @@ struct RetentionStoreTests {
             let sweeper = try await fixture.reopen()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    while try await sweeper.deleteExpired(before: Self.horizon, minutesBefore: Self.horizon, limit: 3)
-                        > 0
-                    {}
+                    try await Self.sweep(sweeper, limit: 3)
                 }
                 group.addTask {
                     for _ in 0..<30 { try await fixture.send(3, at: "2026-11-21T09:00:00Z") }
