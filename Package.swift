@@ -1,29 +1,29 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Every package the collector needs is behind the `Collector` trait. It is on by default, so this
-/// repository builds and tests as is; an app that only uses the SDK depends on it with `traits: []`
-/// and then resolves and builds no server package (SwiftPM prunes dependencies of disabled traits).
-let collector = TargetDependencyCondition.when(traits: ["Collector"])
+/// The collector, its storage, its CLI and their tests. The SDK apps add is the package in `SDK/`, which
+/// depends on nothing; this one depends on it by path for the wire model and zlib they share.
+///
+/// The SDK package's products the collector builds on.
+let sdk = (
+    app: Target.Dependency.product(name: "DecodeWatch", package: "SDK"),
+    wire: Target.Dependency.product(name: "DecodeWatchWire", package: "SDK"),
+    zlib: Target.Dependency.product(name: "DecodeWatchZlib", package: "SDK")
+)
 
 let package = Package(
     name: "decodewatch",
     platforms: [.macOS(.v14), .iOS(.v15)],
     products: [
-        .library(name: "DecodeWatch", targets: ["DecodeWatch"]),
         .library(name: "DecodeWatchCore", targets: ["DecodeWatchCore"]),
-        .library(name: "DecodeWatchZlib", targets: ["DecodeWatchZlib"]),
         .library(name: "DecodeWatchStore", targets: ["DecodeWatchStore"]),
         .library(name: "DecodeWatchStoreSQLite", targets: ["DecodeWatchStoreSQLite"]),
         .library(name: "DecodeWatchStorePostgres", targets: ["DecodeWatchStorePostgres"]),
         .library(name: "DecodeWatchServer", targets: ["DecodeWatchServer"]),
-        .executable(name: "decodewatch", targets: ["decodewatch"]),
-    ],
-    traits: [
-        .trait(name: "Collector", description: "The collector, its storage and the CLI, with their server packages."),
-        .default(enabledTraits: ["Collector"]),
+        .executable(name: "decodewatch", targets: ["DecodeWatchCLI"]),
     ],
     dependencies: [
+        .package(path: "SDK"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -41,40 +41,27 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
-        // zlib from the system (Debian: zlib1g-dev; Apple platforms ship libz).
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
-        // Bounded deflate / inflate over zlib, shared by the SDK (upload) and the collector (ingest).
-        .target(name: "DecodeWatchZlib", dependencies: ["CZlib"]),
-        // What an app and the collector share: the wire model, endpoint and path normalization, redaction.
-        // Foundation only.
-        .target(name: "DecodeWatchWire"),
         // The collector's domain: validation, aggregation, grouping, the summary and the digest.
-        .target(name: "DecodeWatchCore", dependencies: ["DecodeWatchWire", "DecodeWatchZlib"]),
+        .target(name: "DecodeWatchCore", dependencies: [sdk.wire, sdk.zlib]),
         // Reads OpenAPI 3.0 and 3.1 documents (YAML or JSON) into Core's contract model, for contract drift.
         .target(
             name: "DecodeWatchContracts",
             dependencies: [
                 "DecodeWatchCore",
-                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: collector),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: collector),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: collector),
-                .product(name: "Yams", package: "Yams", condition: collector),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The SDK apps import. Foundation and zlib only, so it builds for iOS.
-        .target(name: "DecodeWatch", dependencies: ["DecodeWatchWire", "DecodeWatchZlib"]),
         // Storage: the store protocols, the SQL both databases share, the log of acknowledged batches and its folder.
         .target(
             name: "DecodeWatchStore",
             dependencies: [
                 "DecodeWatchCore",
-                .product(name: "Crypto", package: "swift-crypto", condition: collector),
-                .product(name: "Logging", package: "swift-log", condition: collector),
-                .product(name: "Metrics", package: "swift-metrics", condition: collector),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // The embedded default: the same protocols on one SQLite file, and its log of acknowledged batches.
@@ -83,10 +70,10 @@ let package = Package(
             dependencies: [
                 "DecodeWatchCore",
                 "DecodeWatchStore",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
-                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: collector),
-                .product(name: "Logging", package: "swift-log", condition: collector),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The PostgreSQL implementation of the same protocols, for several collector replicas.
@@ -95,9 +82,9 @@ let package = Package(
             dependencies: [
                 "DecodeWatchCore",
                 "DecodeWatchStore",
-                .product(name: "Logging", package: "swift-log", condition: collector),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: collector),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The collector: buildApplication(configuration:store:), controllers and middleware.
@@ -105,38 +92,39 @@ let package = Package(
             name: "DecodeWatchServer",
             dependencies: [
                 "DecodeWatchCore",
-                "DecodeWatchZlib",
+                sdk.zlib,
                 "DecodeWatchStore",
-                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: collector),
-                .product(name: "Logging", package: "swift-log", condition: collector),
-                .product(name: "Mustache", package: "swift-mustache", condition: collector),
-                .product(name: "NIOCore", package: "swift-nio", condition: collector),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: collector),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: collector),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: collector),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The dashboard's Mustache templates and stylesheet, read from the bundle at start.
             resources: [.copy("Dashboard/Templates")]
         ),
         .executableTarget(
-            name: "decodewatch",
+            name: "DecodeWatchCLI",
             dependencies: [
-                "DecodeWatch",
+                sdk.app,
+                sdk.wire,
                 "DecodeWatchContracts",
                 "DecodeWatchCore",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchStorePostgres",
                 "DecodeWatchStoreSQLite",
-                "DecodeWatchZlib",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: collector),
-                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
-                .product(name: "Logging", package: "swift-log", condition: collector),
-                .product(name: "Metrics", package: "swift-metrics", condition: collector),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: collector),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
+                sdk.zlib,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // lld packs the binary's relative relocations (DT_RELR; glibc 2.36 or later runs it) and the binary
             // exports no symbols: the dynamic loader reads 3.7 MB fewer relocations and a 5 MB symbol table less,
@@ -150,7 +138,6 @@ let package = Package(
                     .when(platforms: [.linux]))
             ]
         ),
-        .testTarget(name: "DecodeWatchZlibTests", dependencies: ["DecodeWatchZlib"]),
         .testTarget(name: "DecodeWatchContractsTests", dependencies: ["DecodeWatchContracts", "DecodeWatchCore"]),
         .testTarget(
             name: "DecodeWatchCoreTests",
@@ -158,18 +145,19 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "DecodeWatchTests",
+            name: "ReporterEndToEndTests",
             dependencies: [
-                "DecodeWatch",
+                sdk.app,
+                sdk.wire,
+                sdk.zlib,
                 "DecodeWatchContracts",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchStoreSQLite",
-                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
-                .product(name: "NIOCore", package: "swift-nio", condition: collector),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
-            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DecodeWatchStoreTests",
@@ -177,34 +165,35 @@ let package = Package(
                 "DecodeWatchStore",
                 "DecodeWatchStorePostgres",
                 "DecodeWatchStoreSQLite",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
-                .product(name: "InMemoryLogging", package: "swift-log", condition: collector),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: collector),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: collector),
-                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: collector),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "DecodeWatchServerTests",
             dependencies: [
-                "CZlib",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchStoreSQLite",
-                "DecodeWatchZlib",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
+                sdk.zlib,
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
-            name: "decodewatchTests",
+            name: "DecodeWatchCLITests",
             dependencies: [
-                "decodewatch",
+                "DecodeWatchCLI",
                 "DecodeWatchStoreSQLite",
-                "DecodeWatchZlib",
-                .product(name: "GRDB", package: "GRDB.swift", condition: collector),
-                .product(name: "Hummingbird", package: "hummingbird", condition: collector),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: collector),
-                .product(name: "NIOCore", package: "swift-nio", condition: collector),
+                sdk.app,
+                sdk.wire,
+                sdk.zlib,
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 import Testing
 

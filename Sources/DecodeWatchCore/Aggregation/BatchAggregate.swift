@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// A validated batch folded into per-group, per-minute deltas: what storage writes, with the other

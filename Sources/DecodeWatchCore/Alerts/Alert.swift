@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// One alert: a rule fired for one group, or for many at once (then it summarises them).

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// One group failing inside a rule's window, with what the rules look at: the light row an evaluation

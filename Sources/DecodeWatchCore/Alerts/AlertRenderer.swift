@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Writes an alert as Slack text or as the JSON document of `schemas/alert.v1.schema.json`.

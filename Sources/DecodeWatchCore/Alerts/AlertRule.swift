@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// A stored alert rule: which groups it watches, when it fires, over which window, and where it posts.

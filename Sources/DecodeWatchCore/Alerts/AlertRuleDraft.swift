@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// A rule as typed to `decodewatch alerts add`, checked before anything is stored.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Encodes a date as an RFC 3339 string, so that the JSON documents read the same whatever encoder writes them.

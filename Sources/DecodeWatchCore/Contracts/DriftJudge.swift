@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Decides who owns a breaking field from its kind, what the app expected, and what the contract says.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Contract drift over a window: one entry per breaking group of an app that has a contract, with its

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The periodic digest (docs/cli.md#digest): what started breaking, what came back, what grows and what fades.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Renders a digest as one self-contained HTML page: inline CSS, an inline SVG bar chart of hourly

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Renders a digest as Markdown, or as Slack's `mrkdwn` for webhooks.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The span of time a digest covers, on whole UTC minutes, and the span of the same length before it.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// What a release check judges (docs/api.md#release-check): `GET /v1/check` and `decodewatch check`.

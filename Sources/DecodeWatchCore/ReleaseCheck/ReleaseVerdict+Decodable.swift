@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Reading a verdict back from `GET /v1/check`, for the remote CLI. The document does not spell each field's

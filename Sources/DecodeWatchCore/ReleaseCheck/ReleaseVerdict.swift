@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The answer of a release check (docs/api.md#release-check), returned by `GET /v1/check` and

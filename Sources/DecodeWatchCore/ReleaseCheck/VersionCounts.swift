@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 
 /// What storage knows about one app version in a window: its decodes per endpoint and its reports per group, the
 /// numbers a release check (``ReleaseJudge``) judges.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The Markdown report for a backend team whose responses break their own spec: ready to paste into an issue

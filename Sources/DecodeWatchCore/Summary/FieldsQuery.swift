@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The filters of the breaking-fields summary (docs/api.md#breaking-fields): `GET /v1/fields` and `decodewatch fields`.

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The breaking-fields summary (docs/api.md#breaking-fields), returned by `GET /v1/fields` and `decodewatch fields

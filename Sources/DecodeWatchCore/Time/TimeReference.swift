@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// A point in time written as RFC 3339 or as a duration back from now (`30m`, `24h`, `7d`, `2w`).

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Reads an ingest body (docs/wire-format.md#batch) into an ``IncomingBatch`` in one pass over its bytes, checking

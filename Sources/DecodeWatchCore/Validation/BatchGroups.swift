@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 
 /// The groups of one batch as validation finds them, numbered in the order their first accepted report comes.
 ///

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// Decodes and validates an ingest body (docs/wire-format.md#batch) and normalizes its reports

@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// A batch as received, read leniently: every report is read on its own, so that one bad report is rejected

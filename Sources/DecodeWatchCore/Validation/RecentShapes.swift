@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// The shapes a batch's decoder met lately: a report's `endpoint`, `path` and `kind` as written, so that the

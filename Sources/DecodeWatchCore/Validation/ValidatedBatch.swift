@@ -1,4 +1,4 @@
-import DecodeWatchWire
+@_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
 /// A batch that passed validation: its accepted reports, each with its group key, and its rejections.
