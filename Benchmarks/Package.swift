@@ -9,7 +9,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let package = Package(
     name: "decodewatch-benchmarks",
     platforms: [.macOS(.v14)],
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(path: ".."), .package(path: "../SDK")],
     targets: [
         .target(name: "BenchmarkSupport"),
         .executableTarget(
@@ -17,7 +17,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "DecodeWatchCore", package: root),
-                .product(name: "DecodeWatchZlib", package: root),
+                .product(name: "DecodeWatchZlib", package: "SDK"),
             ]
         ),
         .executableTarget(
@@ -26,7 +26,7 @@ let package = Package(
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchStore", package: root),
                 .product(name: "DecodeWatchStoreSQLite", package: root),
-                .product(name: "DecodeWatchZlib", package: root),
+                .product(name: "DecodeWatchZlib", package: "SDK"),
             ]
         ),
         .executableTarget(
@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SDKBench",
-            dependencies: [.product(name: "DecodeWatch", package: root)]
+            dependencies: [.product(name: "DecodeWatch", package: "SDK")]
         ),
     ]
 )

@@ -12,8 +12,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let package = Package(
     name: "decodewatch-fuzz",
     platforms: [.macOS(.v14)],
-    // The Collector trait brings the store's packages (GRDB, swift-crypto); the targets build only what they use.
-    dependencies: [.package(path: "..", traits: ["Collector"])],
+    dependencies: [.package(path: "..")],
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(

@@ -70,7 +70,7 @@ struct BatchSpool {
         let name = fileName(batchID: batchID, reportCount: reportCount, sequence: sequence)
         do {
             try files.createDirectory(directory)
-            try files.write(body, to: directory.appendingPathComponent(name), protection: protection)
+            try files.save(body, to: directory.appendingPathComponent(name), protection: protection)
         } catch {
             return nil
         }

@@ -279,7 +279,7 @@ public final class Reporter: Sendable {
         let id = UUID().uuidString.lowercased()
         do {
             try files.createDirectory(file.deletingLastPathComponent())
-            try files.write(Data(id.utf8), to: file, protection: configuration.fileProtection, replacing: replacing)
+            try files.save(Data(id.utf8), to: file, protection: configuration.fileProtection, replacing: replacing)
             return id
         } catch {
             return nil

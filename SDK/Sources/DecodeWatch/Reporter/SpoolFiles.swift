@@ -12,13 +12,15 @@ enum FileRead: Equatable {
 }
 
 /// The file operations of the spool and the install id, in one place so that tests can make reads fail the way
-/// iOS data protection does, on any platform.
+/// iOS data protection does, and see the protection asked for, on any platform.
 struct SpoolFiles: Sendable {
     /// Reads a whole file.
     var read: @Sendable (URL) throws -> Data
+    /// Writes a whole file with the given options.
+    var write: @Sendable (Data, URL, Data.WritingOptions) throws -> Void
 
     /// The files on the real file system.
-    static let system = SpoolFiles(read: { try Data(contentsOf: $0) })
+    static let system = SpoolFiles(read: { try Data(contentsOf: $0) }, write: { try $0.write(to: $1, options: $2) })
 
     /// Reads a file, telling a missing file from one that exists but cannot be read now.
     func load(_ url: URL) -> FileRead {
@@ -31,10 +33,10 @@ struct SpoolFiles: Sendable {
 
     /// Writes a file atomically, under a protection class (which only Apple platforms apply).
     /// - Parameter replacing: `false` fails when the file already exists, so a value made once is never replaced.
-    func write(_ data: Data, to url: URL, protection: FileProtectionType, replacing: Bool = true) throws {
+    func save(_ data: Data, to url: URL, protection: FileProtectionType, replacing: Bool = true) throws {
         var options: Data.WritingOptions = replacing ? [.atomic] : [.withoutOverwriting]
         options.insert(Self.writingOption(for: protection))
-        try data.write(to: url, options: options)
+        try write(data, url, options)
     }
 
     /// Creates a directory and its parents, excluded from device backups on Apple platforms: what it holds is

@@ -20,16 +20,17 @@ enum TestReporter {
     }
 
     /// A reporter whose collector is `collector` (by default a port nobody listens on), reached through `session`
-    /// (a ``StubCollector``'s, or by default a real one).
+    /// (a ``StubCollector``'s, or by default a real one), its files through `files`.
     static func make(
         collector: URL = URL(string: "http://127.0.0.1:9")!, session: URLSession? = nil,
-        spool: URL? = temporaryDirectory(), _ adjust: (inout ReporterConfiguration) -> Void = { _ in }
+        spool: URL? = temporaryDirectory(), files: SpoolFiles = .system,
+        _ adjust: (inout ReporterConfiguration) -> Void = { _ in }
     ) -> Reporter {
         var configuration = ReporterConfiguration(
             collectorURL: collector, app: app, spoolDirectory: spool,
             retry: RetryPolicy(baseDelay: 0.01, maxDelay: 0.05, jitter: 0.5, maxAttemptsPerFlush: 2, maxInlineDelay: 2))
         adjust(&configuration)
-        return Reporter(configuration: configuration, session: session)
+        return Reporter(configuration: configuration, session: session, files: files)
     }
 }
 
