@@ -56,7 +56,8 @@ struct ContractDriftEndToEndTests {
         let reporter = Reporter(
             configuration: ReporterConfiguration(
                 collectorURL: collector.url, app: AppInfo(id: Self.app, version: "2.5.0"), installID: "install-1",
-                spoolDirectory: folder.appendingPathComponent("spool"), retry: RetryPolicy(maxAttemptsPerFlush: 1)))
+                spoolDirectory: folder.appendingPathComponent("spool"),
+                retry: ReporterConfiguration.RetryPolicy(maxAttemptsPerFlush: 1)))
         let decoder = gitHubDecoder()
         let issues = try Fixture.edited(
             "issues.json",

@@ -24,7 +24,7 @@ struct EndToEndTests {
             configuration: ReporterConfiguration(
                 collectorURL: url, app: AppInfo(id: "com.example.octo", version: "2.5.0"), installID: "install-1",
                 spoolDirectory: spool,
-                retry: RetryPolicy(maxAttemptsPerFlush: 1)))
+                retry: ReporterConfiguration.RetryPolicy(maxAttemptsPerFlush: 1)))
     }
 
     static func folder() throws -> URL {

@@ -12,7 +12,8 @@ struct KeyedCollectorTests {
         Reporter(
             configuration: ReporterConfiguration(
                 collectorURL: url, app: AppInfo(id: "com.example.octo", version: "2.5.0"), ingestKey: key,
-                installID: "install-1", spoolDirectory: spool, retry: RetryPolicy(maxAttemptsPerFlush: 1),
+                installID: "install-1", spoolDirectory: spool,
+                retry: ReporterConfiguration.RetryPolicy(maxAttemptsPerFlush: 1),
                 onEvent: events.record))
     }
 

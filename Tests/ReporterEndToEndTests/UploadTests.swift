@@ -284,11 +284,11 @@ import Testing
     @Test("Retry-After is read as seconds or as an HTTP date, and backoff grows with jitter within bounds")
     func retryPolicy() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        #expect(RetryPolicy.parseRetryAfter("30") == 30)
-        #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:13:20 GMT", now: now) == 0)
-        #expect(RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:14:40 GMT", now: now) == 80)
-        #expect(RetryPolicy.parseRetryAfter("soon") == nil)
-        let policy = RetryPolicy(baseDelay: 1, maxDelay: 10, jitter: 0.5)
+        #expect(ReporterConfiguration.RetryPolicy.parseRetryAfter("30") == 30)
+        #expect(ReporterConfiguration.RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:13:20 GMT", now: now) == 0)
+        #expect(ReporterConfiguration.RetryPolicy.parseRetryAfter("Tue, 14 Nov 2023 22:14:40 GMT", now: now) == 80)
+        #expect(ReporterConfiguration.RetryPolicy.parseRetryAfter("soon") == nil)
+        let policy = ReporterConfiguration.RetryPolicy(baseDelay: 1, maxDelay: 10, jitter: 0.5)
         #expect(policy.delay(afterFailures: 1, retryAfter: nil, random: 0) == 0.5)
         #expect(policy.delay(afterFailures: 3, retryAfter: nil, random: 0.999) < 4)
         #expect(policy.delay(afterFailures: 3, retryAfter: nil, random: 0) == 2)
@@ -298,7 +298,7 @@ import Testing
 
     @Test("after a refusal the default backoff starts at 5 minutes and doubles to 1 hour, jitter shortening it")
     func refusalBackoff() {
-        let policy = RetryPolicy()
+        let policy = ReporterConfiguration.RetryPolicy()
         #expect(policy.delay(afterRefusals: 1, random: 1) == 300)
         #expect(policy.delay(afterRefusals: 1, random: 0) == 150)
         #expect(policy.delay(afterRefusals: 2, random: 1) == 600)

@@ -63,7 +63,9 @@ import Testing
         (.coderReadCorrupt, "Parsed JSON number <42.5> does not fit in Int.", .dataCorrupted, nil),
     ]
 
-    @Test("Apple's older debug descriptions are read to the same kind and expected type", arguments: appleFoundation.indices)
+    @Test(
+        "Apple's older debug descriptions are read to the same kind and expected type",
+        arguments: appleFoundation.indices)
     func appleDescriptions(index: Int) {
         let (code, description, kind, expected) = Self.appleFoundation[index]
         let path: [any CodingKey] = [AnyKey(index: 3), AnyKey("user"), AnyKey("id")]

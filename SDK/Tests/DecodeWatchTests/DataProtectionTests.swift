@@ -128,7 +128,8 @@ import Testing
     @Test("the default spool lives in Application Support, which the system does not purge, not in Caches")
     func defaultSpoolDirectory() throws {
         let spool = try #require(ReporterConfiguration.defaultSpoolDirectory)
-        let support = try #require(FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
+        let support = try #require(
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
         #expect(spool.path.hasPrefix(support.path))
         #expect(spool.pathComponents.suffix(2) == ["DecodeWatch", "spool"])
     }

@@ -103,7 +103,9 @@ import Testing
     func initDoesNoIO() async throws {
         let directory = TestReporter.temporaryDirectory().appendingPathComponent("spool")
         let receiver = StubCollector()
-        let reporter = TestReporter.make(collector: receiver.url, session: receiver.session, spool: directory) { $0.installID = nil }
+        let reporter = TestReporter.make(collector: receiver.url, session: receiver.session, spool: directory) {
+            $0.installID = nil
+        }
         #expect(!FileManager.default.fileExists(atPath: directory.path))
         reporter.record(
             Report(occurredAt: Date(), endpoint: "GET /v2/posts", path: ["results", 1, "title"], kind: .keyNotFound))

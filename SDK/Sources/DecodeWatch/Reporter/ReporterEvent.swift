@@ -26,7 +26,7 @@ public enum ReporterEvent: Sendable, Hashable {
 
     /// The collector refused the batch with a 4xx other than 408 and 429; the batch stays spooled and
     /// is tried again by the first flush after `retryIn` seconds (the long backoff,
-    /// ``RetryPolicy/refusalBaseDelay``).
+    /// ``ReporterConfiguration/RetryPolicy/refusalBaseDelay``).
     ///
     /// A refusal is fixed by a person, not by waiting, so this is the event to alert on:
     /// - 401: the ingest key is missing, unknown or revoked; 403: it belongs to another app. Check

@@ -213,7 +213,8 @@ actor Uploader {
                 return .retry(reason: "not an HTTP response", retryAfter: nil)
             }
             let status = http.statusCode
-            let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"))
+            let retryAfter = ReporterConfiguration.RetryPolicy.parseRetryAfter(
+                http.value(forHTTPHeaderField: "Retry-After"))
             switch status {
             case 200..<300:
                 return .sent(status: status, answer: CollectorAnswer.Accepted.parse(data))

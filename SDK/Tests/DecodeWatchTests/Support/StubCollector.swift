@@ -2,11 +2,11 @@ import DecodeWatchWire
 import DecodeWatchZlib
 import Foundation
 
+@testable import DecodeWatch
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import DecodeWatch
 
 /// A collector inside the test process: a `URLProtocol` that records the reporter's uploads and answers from a
 /// script, so the SDK's own tests exercise its real `URLSession` code with no server and no network.
@@ -88,7 +88,7 @@ final class StubCollector: Sendable {
 }
 
 /// Routes requests to the ``StubCollector`` that owns their host.
-private final class StubProtocol: URLProtocol, @unchecked Sendable {
+private final class StubProtocol: URLProtocol {
     static let stubs = Locked<[String: StubCollector]>([:])
 
     override class func canInit(with request: URLRequest) -> Bool { true }
@@ -101,7 +101,9 @@ private final class StubProtocol: URLProtocol, @unchecked Sendable {
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers[name.lowercased()] = value }
         // Apple's URLSession hands a protocol the body as a stream; Linux's as `httpBody`.
         let body = request.httpBody ?? request.httpBodyStream.map(Self.read) ?? Data()
-        guard let stub, case .status(let status, let text) = stub.receive(StubCollector.Request(headers: headers, body: body)) else {
+        guard let stub,
+            case .status(let status, let text) = stub.receive(StubCollector.Request(headers: headers, body: body))
+        else {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }

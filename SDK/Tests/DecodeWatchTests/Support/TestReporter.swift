@@ -1,11 +1,11 @@
 import DecodeWatchWire
 import Foundation
 
+@testable import DecodeWatch
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import DecodeWatch
 
 /// Reporters for tests: a fresh spool directory each, fast retries, nothing sent unless asked.
 enum TestReporter {
@@ -28,7 +28,8 @@ enum TestReporter {
     ) -> Reporter {
         var configuration = ReporterConfiguration(
             collectorURL: collector, app: app, spoolDirectory: spool,
-            retry: RetryPolicy(baseDelay: 0.01, maxDelay: 0.05, jitter: 0.5, maxAttemptsPerFlush: 2, maxInlineDelay: 2))
+            retry: ReporterConfiguration.RetryPolicy(
+                baseDelay: 0.01, maxDelay: 0.05, jitter: 0.5, maxAttemptsPerFlush: 2, maxInlineDelay: 2))
         adjust(&configuration)
         return Reporter(configuration: configuration, session: session, files: files)
     }
