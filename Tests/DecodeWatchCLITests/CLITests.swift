@@ -22,10 +22,12 @@ struct CLITests {
         let posted = try await CLI.postExampleBatch(port: port, session: session)
         #expect(posted.status == 202, "\(posted.body)")
 
-        let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
+        let window = CLI.exampleWindow
         let (apiData, _) = try await session.data(
             from: URL(
-                string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T09:00:00Z&until=2026-11-21T10:00:00Z")!)
+                string:
+                    "http://127.0.0.1:\(port)/v1/fields?since=\(CLI.exampleDay)T09:00:00Z&until=\(CLI.exampleDay)T10:00:00Z"
+            )!)
         let json = try CLI.run(["fields", "--format", "json"] + db + window)
         #expect(json.status == 0)
         let fromCLI = try JSONDecoder().decode(FieldsSummary.self, from: Data(json.output.utf8))
@@ -177,10 +179,7 @@ struct CLITests {
         #expect(posted.status == 202, "\(posted.body)")
         #expect(!FileManager.default.fileExists(atPath: path + "-pending"), "direct mode made a log")
         let fields = try CLI.run(
-            [
-                "fields", "--format", "json", "--db", path, "--since", "2026-11-21T09:00:00Z", "--until",
-                "2026-11-21T10:00:00Z",
-            ])
+            ["fields", "--format", "json", "--db", path] + CLI.exampleWindow)
         let summary = try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8))
         #expect(summary.fields.map(\.count) == [3, 1, 1])
         #expect(try await server.terminate() == 0)
@@ -269,15 +268,29 @@ enum CLI {
             error: String(decoding: err, as: UTF8.self))
     }
 
+    /// The day the example batch is posted on: yesterday (UTC), so that the dashboard's windows and the collector's
+    /// retention hold it whatever day the tests run.
+    static let exampleDay: String = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date().addingTimeInterval(-86_400))
+    }()
+
+    /// The hour of the example batch's reports, as `--since` and `--until`.
+    static let exampleWindow = ["--since", "\(exampleDay)T09:00:00Z", "--until", "\(exampleDay)T10:00:00Z"]
+
     /// Posts `schemas/examples/valid/github-issues.json` (three breaking fields of com.example.octo, in the
-    /// hour from 2026-11-21T09:00Z) to a collector on this port.
+    /// hour from 09:00Z), moved to ``exampleDay``, to a collector on this port.
     /// - Returns: the answer's status and body.
     static func postExampleBatch(port: Int, session: URLSession) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try Data(
-            contentsOf: repository.appendingPathComponent("schemas/examples/valid/github-issues.json"))
+        let example = try String(
+            contentsOf: repository.appendingPathComponent("schemas/examples/valid/github-issues.json"), encoding: .utf8)
+        request.httpBody = Data(example.replacingOccurrences(of: "2026-11-21", with: exampleDay).utf8)
         let (body, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: body, as: UTF8.self))
     }

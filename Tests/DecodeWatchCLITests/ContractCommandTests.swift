@@ -22,7 +22,7 @@ struct ContractCommandTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
-        let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
+        let window = CLI.exampleWindow
 
         // A $ref to a schema that does not exist: one line naming the file and the place, and nothing stored.
         let broken = folder.appendingPathComponent("broken.yaml")
@@ -61,15 +61,15 @@ struct ContractCommandTests {
         let html = String(decoding: page, as: UTF8.self)
         #expect(html.contains(#"data-verdict="backend_violates_spec""#), "\(html)")
         #expect(html.contains("backend team"))
-        // The list marks each row with its verdict (the reports are from 2026-11-21: a 14-day window).
-        let (list, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/?window=14d")!)
+        // The list marks each row with its verdict (the reports are from yesterday: a 7-day window).
+        let (list, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/?window=7d")!)
         let rows = String(decoding: list, as: UTF8.self)
         #expect(rows.components(separatedBy: #"class="badge v-backend_violates_spec""#).count - 1 == 2, "\(rows)")
         #expect(rows.contains(#"class="badge v-not_in_spec""#))
         #expect(try await server.terminate() == 0)
 
         // The digest names the fields the backend team can act on.
-        let digest = try CLI.run(["digest", "--since", "2026-11-21T00:00:00Z"] + db)
+        let digest = try CLI.run(["digest", "--since", "\(CLI.exampleDay)T00:00:00Z"] + db)
         #expect(digest.status == 0, "\(digest.error)")
         #expect(digest.output.contains("2 fields where the backend breaks its spec"), "\(digest.output)")
 

@@ -21,7 +21,7 @@ struct GroupActionCommandTests {
         defer { session.invalidateAndCancel() }
         let base = "http://127.0.0.1:\(port)"
         #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
-        let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
+        let window = CLI.exampleWindow
         let fields = try CLI.run(["fields", "--format", "json"] + db + window)
         let group = try #require(
             try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8)).fields.first?.group)

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("The CLI against a running collector (--url, --token)")
 struct RemoteCLITests {
-    static let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
+    static let window = CLI.exampleWindow
 
     @Test(
         "fields, drift and the alert and contract lists print the same bytes through the API as from the database",

@@ -14,7 +14,7 @@ struct SuggestCommandTests {
     func suggest(storage: Storage) async throws {
         try await CLI.withCollector(on: storage) { db, port, session in
             #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
-            let window = ["--since", "2026-11-21T09:00:00Z", "--until", "2026-11-21T10:00:00Z"]
+            let window = CLI.exampleWindow
             let fields = try JSONDecoder().decode(
                 FieldsSummary.self,
                 from: Data(
