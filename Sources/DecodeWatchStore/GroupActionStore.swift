@@ -159,6 +159,18 @@ public struct GroupActionState: Sendable, Hashable {
         status == .regressed && isResolvedInNextVersion && !newerVersionSeen ? .resolved : status
     }
 
+    /// The status a group is listed under: ``status(_:)``, and `muted` while a mute is in force, unless the group
+    /// is resolved (a mute keeps a failing group out of the open lists; a resolved one is not open).
+    public func listedStatus(_ status: GroupStatus) -> GroupStatus {
+        let decided = self.status(status)
+        return isMuted && decided != .resolved ? .muted : decided
+    }
+
+    /// When the mute in force ends, for a group listed as `muted`.
+    public var mute: FieldMute? {
+        isMuted ? FieldMute(until: mutedUntil, failuresLeft: mutedFailuresLeft) : nil
+    }
+
     /// Whether version `a` is newer than `b`, comparing numbers as numbers (`5.10.0` > `5.9.1`).
     public static func isNewer(_ a: String, than b: String) -> Bool {
         a.compare(b, options: [.numeric]) == .orderedDescending
@@ -234,21 +246,37 @@ extension GroupActionStore {
 }
 
 extension GroupActionStore {
-    /// The breaking-fields summary with the decisions in force applied to each `status`, and those decisions.
+    /// The breaking-fields summary with the decisions in force applied to each `status` (``GroupActionState/
+    /// listedStatus(_:)``), only the groups of `query.status` when it names one, and the decisions read.
     ///
     /// A group resolved in the next version and since reported only by versions that were already out
-    /// stays `resolved`; mutes leave `status` as docs/api.md#status defines it and come back in the second value.
+    /// stays `resolved`; a muted group is `muted`, with when its mute ends.
     /// - Parameters:
     ///   - query: filters and window.
     ///   - now: the time mutes are evaluated at.
     public func decidedFields(_ query: FieldsQuery, now: Date) async throws -> (
         summary: FieldsSummary, actions: [String: GroupActionState]
     ) {
-        var summary = try await fields(query)
-        let actions = try await actionStates(groups: summary.fields.map(\.group), now: now)
+        var summary: FieldsSummary
+        let actions: [String: GroupActionState]
+        if let status = query.status {
+            // The status is known only with the decisions: every group of the window is listed lightly, and the
+            // first `limit` of that status summarized.
+            actions = try await allActionStates(now: now)
+            var index = query
+            index.limit = FieldIndexEntry.listLimit
+            summary = try await fieldsPage(index, version: query.version) { entries in
+                entries.filter { (actions[$0.group]?.listedStatus($0.status) ?? $0.status) == status }
+                    .prefix(query.limit).map(\.group)
+            }.page
+        } else {
+            summary = try await fields(query)
+            actions = try await actionStates(groups: summary.fields.map(\.group), now: now)
+        }
         for index in summary.fields.indices {
             if let state = actions[summary.fields[index].group] {
-                summary.fields[index].status = state.status(summary.fields[index].status)
+                summary.fields[index].status = state.listedStatus(summary.fields[index].status)
+                summary.fields[index].mute = summary.fields[index].status == .muted ? state.mute : nil
             }
         }
         return (summary, actions)
@@ -281,6 +309,9 @@ extension GroupMute {
 
 /// One group failing in a window, with what choosing a page needs: the sort keys and the status.
 public struct FieldIndexEntry: Sendable, Hashable {
+    /// Most groups a list considers: past it, the least failing groups of the window are left out.
+    public static let listLimit = 20_000
+
     /// The group id.
     public var group: String
     /// Failures in the window.

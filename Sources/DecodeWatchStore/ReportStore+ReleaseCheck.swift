@@ -16,6 +16,12 @@ extension ReportStore {
                 app: query.app, version: version, environment: query.environment, since: query.since,
                 until: query.until)
         }
-        return ReleaseJudge.judge(query, current: current, baseline: baseline)
+        var verdict = ReleaseJudge.judge(query, current: current, baseline: baseline)
+        if verdict.decodes == 0 || verdict.baselineDecodes == 0 {
+            verdict.warnings = try await unknownValueWarnings([
+                .app: query.app, .environment: query.environment, .version: query.version, .version: query.baseline,
+            ])
+        }
+        return verdict
     }
 }

@@ -34,6 +34,13 @@ public protocol ReportStore: Sendable {
         app: String, version: String, environment: String?, since: Date, until: Date
     ) async throws -> VersionCounts
 
+    /// Every value that stored batches carried for a filter, sorted: what an answer names when a query asks for a
+    /// value never seen (``QueryWarning``).
+    /// - Parameters:
+    ///   - filter: the filter.
+    ///   - app: for versions and endpoints, only this app's; `nil` for every app's.
+    func knownValues(of filter: QueryFilter, app: String?) async throws -> [String]
+
     /// Marks a group resolved.
     /// - Parameters:
     ///   - group: the group id.

@@ -11,7 +11,11 @@ struct DemoCommandTests {
     func piped() throws {
         let result = try CLI.run(["demo"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("distinct failures captured"))
+        #expect(result.output.contains("Four installs of com.example.shop"))
+        // The installs it announces are the ones it lists, each once.
+        #expect((1...4).allSatisfy { result.output.contains("install \($0) of 4 (") }, "\(result.output)")
+        #expect(!result.output.contains("install 0") && !result.output.contains("install 5"))
+        #expect(result.output.contains("distinct failures captured, 1 batch uploaded"))
         #expect(result.output.contains("$.results[*].title"), "\(result.output)")
         // Good responses are decoded too, so rates look like an app's (a few percent, never 100 %),
         // and a field resolved before release 5.3.0 broke on it again is shown as regressed.

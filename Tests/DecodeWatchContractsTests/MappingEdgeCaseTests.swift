@@ -155,6 +155,13 @@ struct MappingEdgeCaseTests {
         Case(
             spec: spec30, endpoint: "GET /v2/posts/{id}", path: "$.state", kind: .unknownValue, expected: "State",
             snippet: nil, verdict: .unknown),
+        // The object around the value, as a whole response that failed carries it: read as the suggestion reads it.
+        Case(
+            spec: spec30, endpoint: "GET /v2/posts/{id}", path: "$.state", kind: .unknownValue, expected: "State",
+            snippet: #"{"state":"merged","id":7}"#, verdict: .backendViolatesSpec),
+        Case(
+            spec: spec30, endpoint: "GET /v2/posts/{id}", path: "$.state", kind: .unknownValue, expected: "State",
+            snippet: #"{"state":"closed","id":7}"#, verdict: .appStricterThanSpec),
         Case(
             spec: spec30, endpoint: "GET /v2/posts/{id}", path: "$.title", kind: .unknownValue, expected: "Title",
             snippet: "\"x\"", verdict: .appStricterThanSpec),

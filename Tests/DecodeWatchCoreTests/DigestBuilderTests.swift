@@ -123,8 +123,9 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "version", "app", "environment", "generated_at", "period", "previous_period", "growth_rule", "totals",
-                "new", "regressed", "growing", "fading", "endpoints",
+                "new", "regressed", "growing", "fading", "endpoints", "data_since",
             ])
+        #expect(object["data_since"] is NSNull)
     }
 
     @Test("a digest of one environment names it in the Markdown and HTML headings and in its JSON")
@@ -184,10 +185,39 @@ import Testing
         #expect(svg.contains("<title>5</title>"))
     }
 
-    @Test("a quiet digest says so")
+    @Test("a quiet digest says nothing broke only when there was data; before the first report it says there is none")
     func quiet() {
-        let digest = DigestBuilder.build(Self.input([]), generatedAt: Self.now)
+        var digest = DigestBuilder.build(Self.input([]), generatedAt: Self.now)
         #expect(digest.isQuiet)
-        #expect(DigestMarkdownRenderer.render(digest).contains("Nothing broke"))
+        digest.dataSince = digest.previousPeriod.since.addingTimeInterval(-86_400)
+        #expect(DigestMarkdownRenderer.render(digest).contains("Nothing broke in either period."))
+        #expect(DigestHTMLRenderer.render(digest).contains("Nothing broke in either period."))
+
+        digest.dataSince = nil
+        let empty = DigestMarkdownRenderer.render(digest)
+        #expect(!empty.contains("Nothing broke"))
+        #expect(empty.contains("No data yet: no report is stored"))
+
+        let begins = digest.period.until.addingTimeInterval(3_600)
+        digest.dataSince = begins
+        #expect(
+            DigestMarkdownRenderer.render(digest).contains(
+                "No data for these periods yet: reports begin at \(RFC3339.string(from: begins))."))
+        #expect(DigestHTMLRenderer.render(digest).contains("No data for these periods yet"))
+    }
+
+    @Test("counts read 1 field, 2 fields; a digest whose data begins inside its periods says so")
+    func pluralsAndPartialData() {
+        #expect(Plural.count(1, "field") == "1 field")
+        #expect(Plural.count(2, "field") == "2 fields")
+        #expect(Plural.count(0, "batch", plural: "batches") == "0 batches")
+        var digest = DigestBuilder.build(
+            Self.input([Spec(id: "aaaa000000000001", current: 1, previous: 0)]), generatedAt: Self.now)
+        digest.dataSince = digest.period.since.addingTimeInterval(600)
+        let text = DigestMarkdownRenderer.render(digest)
+        #expect(text.contains("**1** failure (") && text.contains("in 1 field on 2 endpoints, 7 installs."), "\(text)")
+        #expect(text.contains("inside the compared periods"))
+        let html = DigestHTMLRenderer.render(digest)
+        #expect(html.contains("<b>1</b><span>field</span>") && html.contains("<b>2</b><span>endpoints</span>"))
     }
 }

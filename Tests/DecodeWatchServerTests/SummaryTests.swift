@@ -190,6 +190,22 @@ struct OperationsTests {
         }
     }
 
+    @Test("readyz answers 503 within a second while storage cannot commit, and 200 once it can again")
+    func readyWithinASecond() async throws {
+        // The busy timeout makes a write wait 10 s for the lock another process holds on the log of acknowledged
+        // batches, where readiness commits: the probe must not.
+        try await TestCollector.run(busyTimeout: 10) { collector in
+            let blocker = try lockDatabase(collector.databasePath + "-pending")
+            let started = ContinuousClock.now
+            let blocked = try await collector.send("GET", "/readyz")
+            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(blocked.status == 503)
+            #expect(blocked.errorCode == "storage_unavailable")
+            try await blocker.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
+            #expect(try await collector.send("GET", "/readyz").status == 200)
+        }
+    }
+
     @Test("metrics expose ingest counters in Prometheus text")
     func metrics() async throws {
         try await TestCollector.run { collector in

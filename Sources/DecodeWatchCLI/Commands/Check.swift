@@ -67,6 +67,7 @@ extension DecodeWatchCommand {
                     ])
             }
             print(CheckRenderer.render(verdict, as: format, dashboard: try dashboard()), terminator: "")
+            UnknownValues.write(verdict.warnings, as: "Warning")
             if format == .json && verdict.verdict != .pass {
                 FileHandle.standardError.write(Data((verdict.summary + "\n").utf8))
             }

@@ -44,8 +44,10 @@ extension DecodeWatchCommand {
                 }
                 print("Collector listening on http://127.0.0.1:\(port) (database in \(folder.path))")
                 print(
-                    "Three installs of com.example.shop decode \(DemoPayloads.clean.count * 30) good responses each, "
-                        + "and the \(DemoPayloads.payloads.count) broken ones, through the SDK…\n")
+                    "Four installs of com.example.shop report through the SDK: three decode "
+                        + "\(DemoPayloads.clean.count * 30) good responses each and the "
+                        + "\(DemoPayloads.payloads.count) broken ones; a fourth, on 5.3.0, breaks a field marked "
+                        + "resolved…\n")
                 func session(_ index: Int, version: String, _ decode: (Reporter) -> Void) async {
                     let reporter = Reporter(
                         configuration: ReporterConfiguration(
@@ -54,17 +56,18 @@ extension DecodeWatchCommand {
                             installID: "demo-install-\(index)",
                             // One tester's build in staging, to filter by on the dashboard; the app store's in
                             // production (the demo may run from a debug build, which would say `debug`).
-                            environment: index == 2 ? "staging" : EnvironmentName.production,
+                            environment: index == 3 ? "staging" : EnvironmentName.production,
                             spoolDirectory: folder.appendingPathComponent("spool-\(index)")))
                     decode(reporter)
                     let pending = reporter.pendingReports().count
                     await reporter.flush()
                     print(
-                        "install \(index) (app \(version), \(reporter.configuration.environment)): \(pending) distinct failures captured, "
-                            + "\(reporter.statistics.sentBatches) batch uploaded")
+                        "install \(index) of 4 (app \(version), \(reporter.configuration.environment)): "
+                            + "\(Plural.count(pending, "distinct failure")) captured, "
+                            + "\(Plural.count(reporter.statistics.sentBatches, "batch", plural: "batches")) uploaded")
                 }
                 for (index, version) in ["5.1.0", "5.2.0", "5.2.0"].enumerated() {
-                    await session(index, version: version) {
+                    await session(index + 1, version: version) {
                         DemoPayloads.decodeSession(with: $0, cleanPerEndpoint: 30)
                     }
                 }
@@ -75,7 +78,7 @@ extension DecodeWatchCommand {
                     print("marked \(device.endpoint) \(device.path) resolved")
                 }
                 try await Task.sleep(for: .milliseconds(20))
-                await session(3, version: "5.3.0") { DemoPayloads.decodeDevice(with: $0) }
+                await session(4, version: "5.3.0") { DemoPayloads.decodeDevice(with: $0) }
                 let summary = try await store.fields(
                     FieldsQuery(since: Date().addingTimeInterval(-86_400), until: Date()))
                 print("\n" + FieldsRenderer.table(summary))

@@ -38,7 +38,10 @@ extension DecodeWatchCommand {
                     DriftReport.self, "/v1/drift",
                     query: filters.collectorQuery(limit: limit, ["verdict": verdict]))
             }
-            print(DriftRenderer.render(report, as: format), terminator: "")
+            if UnknownValues.printsAnswer(report.warnings, json: format == .json) {
+                print(DriftRenderer.render(report, as: format), terminator: "")
+            }
+            try UnknownValues.exitIfAny(report.warnings)
         }
     }
 }

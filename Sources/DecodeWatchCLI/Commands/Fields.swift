@@ -43,7 +43,10 @@ extension DecodeWatchCommand {
                     FieldsSummary.self, "/v1/fields",
                     query: filters.collectorQuery(limit: limit))
             }
-            print(FieldsRenderer.render(summary, as: format), terminator: "")
+            if UnknownValues.printsAnswer(summary.warnings, json: format == .json) {
+                print(FieldsRenderer.render(summary, as: format), terminator: "")
+            }
+            try UnknownValues.exitIfAny(summary.warnings)
         }
     }
 }

@@ -3,7 +3,7 @@ import DecodeWatchCore
 import Foundation
 
 /// The filters of the commands that read breaking fields (`fields`, `drift`): the options of `GET /v1/fields`,
-/// parsed by the same ``FieldsQuery/parse(app:endpoint:kind:version:environment:since:until:limit:now:)``.
+/// parsed by the same ``FieldsQuery/parse(app:endpoint:kind:version:environment:since:until:limit:status:now:normalizer:)``.
 struct FieldFilterOptions: ParsableArguments {
     @Option(help: "Only this app id.") var app: String?
     @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
@@ -14,6 +14,9 @@ struct FieldFilterOptions: ParsableArguments {
     @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
     var since: String?
     @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
+    @Option(
+        help: "Only this status: \(GroupStatus.allCases.map(\.rawValue).joined(separator: ", ")) or all. Default: all.")
+    var status: String?
 
     /// The query the filters ask for.
     /// - Throws: `ValidationError` naming the filter that is wrong.
@@ -21,7 +24,7 @@ struct FieldFilterOptions: ParsableArguments {
         do {
             return try FieldsQuery.parse(
                 app: app, endpoint: endpoint, kind: kind, version: version, environment: environment, since: since,
-                until: until, limit: String(limit), now: now)
+                until: until, limit: String(limit), status: status, now: now)
         } catch {
             throw ValidationError(error.message)
         }
@@ -31,7 +34,7 @@ struct FieldFilterOptions: ParsableArguments {
     func collectorQuery(limit: Int, _ extra: [String: String?] = [:]) -> [String: String?] {
         [
             "app": app, "endpoint": endpoint, "kind": kind, "version": version, "environment": environment,
-            "since": since, "until": until, "limit": String(limit),
+            "since": since, "until": until, "limit": String(limit), "status": status,
         ].merging(extra) { _, added in added }
     }
 }

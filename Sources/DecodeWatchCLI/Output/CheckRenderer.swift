@@ -22,7 +22,7 @@ enum CheckRenderer {
         var lines = [
             "\(verdict.verdict.rawValue.uppercased()): \(verdict.summary)",
             "Window \(RFC3339.string(from: verdict.since)) → \(RFC3339.string(from: verdict.until)), "
-                + "\(verdict.decodes) decodes of \(verdict.version).",
+                + "\(Plural.count(verdict.decodes, "decode")) of \(verdict.version).",
         ]
         for field in verdict.fields {
             lines.append("")
@@ -92,7 +92,7 @@ enum CheckRenderer {
     private static func numbers(_ field: CheckedField, of verdict: ReleaseVerdict) -> String {
         var text = "rate \(percent(field.rate))"
         if let baseline = verdict.baseline { text += " (\(baseline): \(percent(field.baselineRate)))" }
-        return text + ", \(field.count) report\(field.count == 1 ? "" : "s")"
+        return text + ", " + Plural.count(field.count, "report")
     }
 
     /// A rate as a percentage of at most 3 decimals, or `unknown`.

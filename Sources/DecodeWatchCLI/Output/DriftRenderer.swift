@@ -25,7 +25,7 @@ enum DriftRenderer {
             let rate = entry.rate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
             lines.append("")
             lines.append(
-                "\(entry.verdict.label.uppercased()) (\(entry.verdict.owner))  \(entry.count) failures, rate \(rate)  \(GroupIDPrefix.shown(entry.group))"
+                "\(entry.verdict.label.uppercased()) (\(entry.verdict.owner))  \(Plural.count(entry.count, "failure")), rate \(rate)  \(GroupIDPrefix.shown(entry.group))"
             )
             lines.append("  \(entry.endpoint)  \(entry.path)  \(entry.kind.rawValue)")
             lines.append("  \(entry.reason)")

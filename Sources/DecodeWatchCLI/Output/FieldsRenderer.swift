@@ -32,9 +32,16 @@ enum FieldsRenderer {
                 .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
             if !versions.isEmpty { details.append("versions \(versions)") }
             details.append("since \(RFC3339.string(from: field.firstSeen))")
+            if let mute = field.mute { details.append(muteEnd(mute)) }
             lines.append(cut("  " + details.joined(separator: "; ")))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// When a mute ends, for the table.
+    private static func muteEnd(_ mute: FieldMute) -> String {
+        if let until = mute.until { return "muted until \(RFC3339.string(from: until))" }
+        return "muted for \(Plural.count(mute.failuresLeft ?? 0, "more failure", plural: "more failures"))"
     }
 
     private static func cut(_ line: String) -> String {
@@ -42,7 +49,7 @@ enum FieldsRenderer {
     }
 
     static func csv(_ summary: FieldsSummary) -> String {
-        var lines = ["group,app,endpoint,path,kind,expected,count,installs,rate,first_seen,last_seen,status,versions"]
+        var lines = ["group,app,endpoint,path,kind,expected,count,installs,rate,first_seen,last_seen,status,versions,muted_until,muted_failures_left"]
         for field in summary.fields {
             let versions = field.versions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
                 separator: ";")
@@ -50,7 +57,8 @@ enum FieldsRenderer {
                 field.group, field.app, field.endpoint, field.path, field.kind.rawValue, field.expected ?? "",
                 String(field.count), String(field.installs), field.rate.map { String($0) } ?? "",
                 RFC3339.string(from: field.firstSeen), RFC3339.string(from: field.lastSeen), field.status.rawValue,
-                versions,
+                versions, field.mute?.until.map(RFC3339.string(from:)) ?? "",
+                field.mute?.failuresLeft.map(String.init) ?? "",
             ]
             lines.append(cells.map(quote).joined(separator: ","))
         }

@@ -25,7 +25,7 @@ public enum AlertRenderer {
         let prefix = alert.isTest ? "[test] " : ""
         let what =
             alert.isSummary
-            ? "\(alert.total) breaking fields" : "\(alert.fields.first?.summary.status.rawValue ?? "") breaking field"
+            ? Plural.count(alert.total, "breaking field") : "\(alert.fields.first?.summary.status.rawValue ?? "") breaking field"
         var lines = [
             "\(prefix):rotating_light: *DecodeWatch alert \u{201C}\(e(alert.rule.name))\u{201D}: \(what)* "
                 + "(\(e(alert.rule.condition.description)) over the last \(alert.rule.windowText)"
@@ -35,9 +35,9 @@ public enum AlertRenderer {
             let s = field.summary
             var line = "• `\(e(s.endpoint))` `\(e(s.path))` \(s.kind.rawValue)"
             if let expected = s.expected { line += " (expected \(e(expected)))" }
-            line += " is \(s.status.rawValue): \(s.count) failure\(s.count == 1 ? "" : "s")"
+            line += " is \(s.status.rawValue): \(Plural.count(s.count, "failure"))"
             line += s.rate.map { ", \(AlertText.percent($0)) of decodes" } ?? ", rate unknown (no decode counts)"
-            line += ", \(s.installs) install\(s.installs == 1 ? "" : "s") · app \(e(s.app))"
+            line += ", \(Plural.count(s.installs, "install")) · app \(e(s.app))"
             if !s.versions.isEmpty { line += " · versions \(e(versions(s.versions)))" }
             line += " · first seen \(RFC3339.string(from: s.firstSeen))"
             if let url = field.url { line += " · <\(url.absoluteString)|open>" }

@@ -131,8 +131,11 @@ public enum DriftJudge {
         func verdict(_ verdict: DriftVerdict, _ reason: String) -> DriftJudgement {
             DriftJudgement(verdict: verdict, reason: reason, spec: view)
         }
+        // The sample is read as the suggestion reads it: the value itself, or the field's key in the object around it.
         let value =
-            failure.kind == .unknownValue ? scalar(failure.snippet) : InvalidRawValue(message: failure.message)?.value
+            failure.kind == .unknownValue
+            ? SampledValue(snippet: failure.snippet, path: path, kind: failure.kind, message: failure.message).scalar
+            : InvalidRawValue(message: failure.message)?.value
         guard let value else {
             if failure.kind == .dataCorrupted {
                 return verdict(
@@ -158,18 +161,5 @@ public enum DriftJudge {
         }
         return verdict(
             .backendViolatesSpec, "Responses sent '\(value)' at \(path), which the spec's enum does not list.")
-    }
-
-    /// The value of a snippet holding one JSON scalar: a string's contents, or a number's or boolean's text.
-    static func scalar(_ snippet: String?) -> String? {
-        guard let snippet = snippet?.trimmingCharacters(in: .whitespaces), !snippet.isEmpty else { return nil }
-        if snippet.hasPrefix("\"") {
-            guard let data = snippet.data(using: .utf8),
-                let text = try? JSONDecoder().decode(String.self, from: data)
-            else { return nil }
-            return text
-        }
-        guard !snippet.hasPrefix("{"), !snippet.hasPrefix("["), snippet != "null" else { return nil }
-        return snippet
     }
 }

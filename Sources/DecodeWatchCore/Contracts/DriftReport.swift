@@ -12,6 +12,8 @@ public struct DriftReport: Codable, Sendable, Hashable {
     public var totals: [String: Int]
     /// The entries, in the order of the breaking-fields summary (count descending).
     public var entries: [DriftEntry]
+    /// The summary's ``FieldsSummary/warnings``: filter values never stored.
+    public var warnings: [QueryWarning]
 
     /// Creates a report from the breaking-fields summary of the same window.
     /// - Parameters:
@@ -25,6 +27,21 @@ public struct DriftReport: Codable, Sendable, Hashable {
         for entry in judged { totals[entry.verdict.rawValue, default: 0] += 1 }
         self.totals = totals
         entries = judged.filter { verdict == nil || $0.verdict == verdict }
+        warnings = summary.warnings
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case since, until, totals, entries, warnings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _since = try container.decode(RFC3339Coded.self, forKey: .since)
+        _until = try container.decode(RFC3339Coded.self, forKey: .until)
+        totals = try container.decode([String: Int].self, forKey: .totals)
+        entries = try container.decode([DriftEntry].self, forKey: .entries)
+        // Collectors before warnings sent none.
+        warnings = try container.decodeIfPresent([QueryWarning].self, forKey: .warnings) ?? []
     }
 }
 

@@ -35,6 +35,9 @@ public struct Digest: Codable, Sendable, Hashable {
     public var endpoints: [DigestEndpoint]
     /// Contract drift of the period's fields; `nil`, and left out of the JSON, when no app has a contract.
     public var drift: DigestDrift?
+    /// When the first report stored for the digest's app and environment occurred; `nil` (written `null`) when
+    /// none is stored. Periods before it have no data, which the renderers say rather than "nothing broke".
+    @RFC3339CodedOrNull public var dataSince: Date?
 
     /// Creates a digest.
     public init(
@@ -62,12 +65,34 @@ public struct Digest: Codable, Sendable, Hashable {
         case generatedAt = "generated_at"
         case previousPeriod = "previous_period"
         case growthRule = "growth_rule"
+        case dataSince = "data_since"
     }
 }
 
 extension Digest {
     /// What headings add after the app for a digest of one environment (`, staging environment`); empty otherwise.
     public var environmentScope: String { environment.map { ", \($0) environment" } ?? "" }
+
+    /// What the digest says instead of its lists when both periods have no failures: that nothing broke, or that
+    /// there is no data yet and when it begins.
+    public var quietSentence: String {
+        guard let dataSince else {
+            return "No data yet: no report is stored\(app.map { " for \($0)" } ?? "")\(environmentScope); "
+                + "the digest fills in once an app sends its first batch."
+        }
+        guard dataSince < period.until else {
+            return "No data for these periods yet: reports begin at \(RFC3339.string(from: dataSince))."
+        }
+        return "Nothing broke in either period."
+    }
+
+    /// What the digest adds when data begins inside the compared periods: changes against the period before are
+    /// not yet meaningful. `nil` otherwise.
+    public var partialDataNote: String? {
+        guard let dataSince, dataSince > previousPeriod.since, dataSince < period.until else { return nil }
+        return "Reports begin at \(RFC3339.string(from: dataSince)), inside the compared periods: "
+            + "changes against the period before are not yet meaningful."
+    }
 
     /// Whether nothing broke in either period.
     public var isQuiet: Bool { totals.count == 0 && totals.previousCount == 0 }

@@ -20,7 +20,7 @@ public struct DigestDrift: Codable, Sendable, Hashable {
     /// "3 fields where the backend breaks its spec".
     public var headline: String {
         let count = totals[DriftVerdict.backendViolatesSpec.rawValue] ?? 0
-        return "\(count) field\(count == 1 ? "" : "s") where the backend breaks its spec"
+        return "\(Plural.count(count, "field")) where the backend breaks its spec"
     }
 
     /// The other verdicts in one line: "2 app stricter than spec, 1 not in spec, 0 unknown".

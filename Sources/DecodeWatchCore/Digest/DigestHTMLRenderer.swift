@@ -26,38 +26,39 @@ public enum DigestHTMLRenderer {
             <p class="period">\(escape(DigestText.window(digest.period))), compared with the \
             \(DigestText.duration(digest.period.length)) before.</p>
             <section class="totals" id="totals">
-            \(stat("failures", totals.count, note: DigestText.change(totals.count, from: totals.previousCount)))
-            \(stat("fields", totals.groups, note: "\(totals.previousGroups) before"))
-            \(stat("endpoints", totals.endpoints, note: nil))
-            \(stat("installs", totals.installs, note: nil))
+            \(stat("failure", totals.count, note: DigestText.change(totals.count, from: totals.previousCount)))
+            \(stat("field", totals.groups, note: "\(totals.previousGroups) before"))
+            \(stat("endpoint", totals.endpoints, note: nil))
+            \(stat("install", totals.installs, note: nil))
             </section>
             <p class="counts">New \(totals.new) · regressed \(totals.regressed) · growing \(totals.growing) · \
             fading \(totals.fading)</p>
 
             """
-        if digest.isQuiet { html += "<p class=\"quiet\">Nothing broke in either period.</p>\n" }
+        if digest.isQuiet { html += "<p class=\"quiet\">\(escape(digest.quietSentence))</p>\n" }
+        if let note = digest.partialDataNote { html += "<p class=\"note\">\(escape(note))</p>\n" }
         html += section("new", "New", digest.new, total: totals.new) { group in
-            "\(group.count) failures · \(group.installs) installs · first seen \(RFC3339.string(from: group.firstSeen))"
+            "\(Plural.count(group.count, "failure")) · \(Plural.count(group.installs, "install")) · first seen \(RFC3339.string(from: group.firstSeen))"
         }
         html += section("regressed", "Regressed", digest.regressed, total: totals.regressed) { group in
             (group.regressedVersion.map { "back in \($0)" } ?? "back")
-                + " · \(group.count) failures · \(group.installs) installs"
+                + " · \(Plural.count(group.count, "failure")) · \(Plural.count(group.installs, "install"))"
         }
         html += section("growing", "Growing", digest.growing, total: totals.growing) { group in
-            "\(group.previousCount) → \(group.count) failures · \(group.installs) installs"
+            "\(group.previousCount) → \(Plural.count(group.count, "failure")) · \(Plural.count(group.installs, "install"))"
         }
         html += section("fading", "Fading", digest.fading, total: totals.fading) { group in
-            "\(group.previousCount) → \(group.count) failures"
+            "\(group.previousCount) → \(Plural.count(group.count, "failure"))"
         }
         if !digest.endpoints.isEmpty {
             html += "<section id=\"endpoints\">\n<h2>Top breaking fields per endpoint</h2>\n"
             for endpoint in digest.endpoints {
                 let app = digest.app == nil ? " <span class=\"app\">\(escape(endpoint.app))</span>" : ""
                 html += "<h3><code>\(escape(endpoint.endpoint))</code>\(app) <span class=\"muted\">"
-                html += "\(endpoint.count) failures in \(endpoint.groups) fields</span></h3>\n"
+                html += "\(Plural.count(endpoint.count, "failure")) in \(Plural.count(endpoint.groups, "field"))</span></h3>\n"
                 for field in endpoint.fields {
                     var details = [
-                        "\(field.count) failures", "\(field.installs) installs", "rate \(DigestText.rate(field.rate))",
+                        Plural.count(field.count, "failure"), Plural.count(field.installs, "install"), "rate \(DigestText.rate(field.rate))",
                         field.status.rawValue,
                     ]
                     let versions = DigestText.versions(field)
@@ -74,7 +75,7 @@ public enum DigestHTMLRenderer {
                 "<p class=\"muted\">Judged against the apps' OpenAPI contracts; also \(escape(drift.others)).</p>\n<ul>\n"
             for entry in drift.backend {
                 html += "<li><code>\(escape(entry.endpoint))</code> <code>\(escape(entry.path))</code> "
-                html += "\(entry.count) failures: \(escape(entry.reason))</li>\n"
+                html += "\(Plural.count(entry.count, "failure")): \(escape(entry.reason))</li>\n"
             }
             html += "</ul>\n</section>\n"
         }
@@ -138,9 +139,10 @@ public enum DigestHTMLRenderer {
             """
     }
 
-    private static func stat(_ name: String, _ value: Int, note: String?) -> String {
+    /// One total: its number, its noun (singular for one) and a note.
+    private static func stat(_ noun: String, _ value: Int, note: String?) -> String {
         let note = note.map { "<small>\(escape($0))</small>" } ?? ""
-        return "<div class=\"stat\"><b>\(value)</b><span>\(name)</span>\(note)</div>"
+        return "<div class=\"stat\"><b>\(value)</b><span>\(Plural.noun(noun, value))</span>\(note)</div>"
     }
 
     /// The characters HTML escapes, and their entities.

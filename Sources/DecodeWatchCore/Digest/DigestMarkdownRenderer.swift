@@ -28,27 +28,33 @@ public enum DigestMarkdownRenderer {
         out.blank()
         let totals = digest.totals
         out.line(
-            "\(out.bold(String(totals.count))) failures (\(DigestText.change(totals.count, from: totals.previousCount))) "
-                + "in \(totals.groups) fields on \(totals.endpoints) endpoints, \(totals.installs) installs. "
+            "\(out.bold(String(totals.count))) \(Plural.noun("failure", totals.count)) "
+                + "(\(DigestText.change(totals.count, from: totals.previousCount))) "
+                + "in \(Plural.count(totals.groups, "field")) on \(Plural.count(totals.endpoints, "endpoint")), "
+                + "\(Plural.count(totals.installs, "install")). "
                 + "New: \(totals.new) · regressed: \(totals.regressed) · growing: \(totals.growing) · fading: \(totals.fading)."
         )
         if digest.isQuiet {
             out.blank()
-            out.line("Nothing broke in either period.")
+            out.line(digest.quietSentence)
             return out.text
         }
+        if let note = digest.partialDataNote {
+            out.blank()
+            out.line(note)
+        }
         section(&out, "New", digest.new, total: totals.new) { group in
-            "\(group.count) failures, \(group.installs) installs, first seen \(RFC3339.string(from: group.firstSeen))"
+            "\(Plural.count(group.count, "failure")), \(Plural.count(group.installs, "install")), first seen \(RFC3339.string(from: group.firstSeen))"
         }
         section(&out, "Regressed", digest.regressed, total: totals.regressed) { group in
             let version = group.regressedVersion.map { "back in \($0)" } ?? "back"
-            return "\(version): \(group.count) failures, \(group.installs) installs"
+            return "\(version): \(Plural.count(group.count, "failure")), \(Plural.count(group.installs, "install"))"
         }
         section(&out, "Growing", digest.growing, total: totals.growing) { group in
-            "\(group.previousCount) → \(group.count) failures, \(group.installs) installs"
+            "\(group.previousCount) → \(Plural.count(group.count, "failure")), \(Plural.count(group.installs, "install"))"
         }
         section(&out, "Fading", digest.fading, total: totals.fading) { group in
-            "\(group.previousCount) → \(group.count) failures"
+            "\(group.previousCount) → \(Plural.count(group.count, "failure"))"
         }
         if !digest.endpoints.isEmpty {
             out.blank()
@@ -57,10 +63,11 @@ public enum DigestMarkdownRenderer {
                 out.blank()
                 let app = digest.app == nil ? " (\(endpoint.app))" : ""
                 out.line(
-                    "\(out.code(endpoint.endpoint))\(app): \(endpoint.count) failures in \(endpoint.groups) fields")
+                    "\(out.code(endpoint.endpoint))\(app): \(Plural.count(endpoint.count, "failure")) in "
+                        + Plural.count(endpoint.groups, "field"))
                 for field in endpoint.fields {
                     var details = [
-                        "\(field.count) failures", "\(field.installs) installs",
+                        Plural.count(field.count, "failure"), Plural.count(field.installs, "install"),
                         "rate \(DigestText.rate(field.rate))",
                     ]
                     let versions = DigestText.versions(field)
@@ -76,7 +83,7 @@ public enum DigestMarkdownRenderer {
             out.line("Judged against the apps' OpenAPI contracts; also \(drift.others).")
             for entry in drift.backend {
                 out.line(
-                    "- \(out.code(entry.endpoint)) \(out.code(entry.path)) \(entry.count) failures: \(entry.reason)")
+                    "- \(out.code(entry.endpoint)) \(out.code(entry.path)) \(Plural.count(entry.count, "failure")): \(entry.reason)")
             }
         }
         out.blank()

@@ -24,6 +24,13 @@ public protocol DigestSource: Sendable {
     ///   - environment: with a name, first seen is the group's first report in that environment.
     func lifecycles(groups: [String], environment: String?) async throws -> [String: GroupLifecycle]
 
+    /// When the first report of the app(s) that storage still holds occurred, or `nil` when it holds none: a
+    /// digest of a period before it has no data, which is not the same as nothing breaking.
+    /// - Parameters:
+    ///   - app: only this app's reports, or every app's.
+    ///   - environment: only this environment's reports, or every environment's.
+    func firstReport(app: String?, environment: String?) async throws -> Date?
+
     /// Totals over every group in a window (hourly rollups, like ``fields(_:)``): exact, but for
     /// installs, estimated within 2 % once a bucket of the window has more than 1,000 (docs/api.md#installs-and-rates).
     /// - Parameters:
@@ -81,6 +88,8 @@ extension DigestSource {
                 app: app, environment: environment, since: period.since, until: period.until),
             previousTotals: try await digestTotals(
                 app: app, environment: environment, since: previous.since, until: previous.until))
-        return DigestBuilder.build(input, rule: rule, limits: limits, generatedAt: now)
+        var digest = DigestBuilder.build(input, rule: rule, limits: limits, generatedAt: now)
+        digest.dataSince = try await firstReport(app: app, environment: environment)
+        return digest
     }
 }

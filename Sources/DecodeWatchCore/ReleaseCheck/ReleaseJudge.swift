@@ -12,8 +12,8 @@ public enum ReleaseJudge {
     ///   - query: the version, window and thresholds.
     ///   - current: the version's decodes and reports in the window.
     ///   - baseline: the baseline's, when the query names one.
-    /// - Returns: `insufficient` when the version has fewer than `minDecodes` decodes (no field is then judged);
-    ///   otherwise `fail` when a field fails, `insufficient` when a field reaching the thresholds cannot be
+    /// - Returns: `insufficient` when the version has fewer than `minDecodes` decodes, or a baseline has none (no
+    ///   field is then judged); otherwise `fail` when a field fails, `insufficient` when a field reaching the thresholds cannot be
     ///   compared, and `pass`.
     public static func judge(
         _ query: ReleaseCheckQuery, current: VersionCounts, baseline: VersionCounts?
@@ -21,8 +21,10 @@ public enum ReleaseJudge {
         let decodes = current.totalDecodes
         var verdict = ReleaseVerdict(
             verdict: .pass, app: query.app, version: query.version, baseline: query.baseline, since: query.since,
-            until: query.until, decodes: decodes, fields: [])
-        guard decodes >= query.minDecodes else {
+            until: query.until, decodes: decodes, baselineDecodes: baseline?.totalDecodes, fields: [])
+        // A baseline without decodes has no rate to compare with: judging on the rate alone would pass a version
+        // the comparison asked for was never made for.
+        guard decodes >= query.minDecodes, verdict.baselineDecodes != 0 else {
             verdict.verdict = .insufficient
             return verdict
         }
@@ -66,7 +68,7 @@ public enum ReleaseJudge {
         guard decodes > 0 else {
             return entry(
                 .insufficient, baselineRate: baselineRate,
-                "\(version) sent no decodes of \(field.endpoint), so the rate of its \(field.count) failures is unknown."
+                "\(version) sent no decodes of \(field.endpoint), so the rate of its \(Plural.count(field.count, "failure")) is unknown."
             )
         }
         // count ÷ decodes ≥ maxRate, without dividing.

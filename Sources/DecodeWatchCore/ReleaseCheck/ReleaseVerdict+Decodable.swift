@@ -6,7 +6,8 @@ import Foundation
 /// was given, cannot be judged; every other field the verdict names fails.
 extension ReleaseVerdict: Decodable {
     enum CodingKeys: String, CodingKey {
-        case verdict, app, version, baseline, since, until, decodes, fields
+        case verdict, app, version, baseline, since, until, decodes, fields, warnings
+        case baselineDecodes = "baseline_decodes"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -23,7 +24,10 @@ extension ReleaseVerdict: Decodable {
             version: try container.decode(String.self, forKey: .version), baseline: baseline,
             since: try container.decode(RFC3339Coded.self, forKey: .since).wrappedValue,
             until: try container.decode(RFC3339Coded.self, forKey: .until).wrappedValue,
-            decodes: try container.decode(Int.self, forKey: .decodes), fields: fields)
+            decodes: try container.decode(Int.self, forKey: .decodes),
+            baselineDecodes: try container.decodeIfPresent(Int.self, forKey: .baselineDecodes), fields: fields,
+            // Collectors before warnings sent none.
+            warnings: try container.decodeIfPresent([QueryWarning].self, forKey: .warnings) ?? [])
     }
 }
 

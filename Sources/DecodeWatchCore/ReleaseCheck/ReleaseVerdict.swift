@@ -28,23 +28,33 @@ public struct ReleaseVerdict: Encodable, Sendable, Hashable {
     @RFC3339Coded public var until: Date
     /// Every decode of the version in the window, over all endpoints.
     public var decodes: Int
+    /// Every decode of the baseline in the window, or `nil` without a baseline: with none, nothing can be compared.
+    @NullEncoded public var baselineDecodes: Int? = nil
     /// The fields that fail, then those that cannot be judged, each with its reason; highest rate first.
     public var fields: [CheckedField]
+    /// The app, versions or environment that no stored batch ever carried (``QueryWarning``).
+    public var warnings: [QueryWarning] = []
 
     /// One sentence saying what the verdict means, for people (text output, standard error).
     public var summary: String {
         let compared = baseline.map { " against \($0)" } ?? ""
         switch verdict {
         case .pass:
-            return "\(app) \(version) passes\(compared): no field reaches the thresholds over \(decodes) decodes."
+            return "\(app) \(version) passes\(compared): no field reaches the thresholds over \(Plural.count(decodes, "decode"))."
         case .fail:
             let failing = fields.filter { $0.outcome == .fail }.count
-            return "\(app) \(version) fails\(compared): \(failing) field\(failing == 1 ? "" : "s") over the thresholds."
+            return "\(app) \(version) fails\(compared): \(Plural.count(failing, "field")) over the thresholds."
         case .insufficient where fields.isEmpty:
-            return decodes == 0
-                ? "\(app) \(version) cannot be judged: no decodes of this app and version were recorded in the window "
-                    + "(an unknown app or version, or a client that does not send decode counts)."
-                : "\(app) \(version) cannot be judged: only \(decodes) decodes in the window."
+            if decodes == 0 {
+                return "\(app) \(version) cannot be judged: no decodes of this app and version were recorded in the "
+                    + "window (an unknown app or version, or a client that does not send decode counts)."
+            }
+            if let baseline, baselineDecodes == 0 {
+                return "\(app) \(version) cannot be judged against \(baseline): no decodes of \(baseline) were recorded "
+                    + "in the window (an unknown version, or a client that does not send decode counts); "
+                    + "choose a baseline that ran in the window, or a wider --since."
+            }
+            return "\(app) \(version) cannot be judged: only \(Plural.count(decodes, "decode")) in the window."
         case .insufficient:
             return "\(app) \(version) cannot be judged: some fields have no rate to compare (see their reasons)."
         }

@@ -39,7 +39,7 @@ enum BackendReport {
         rows.append(
             (
                 "Failures",
-                "\(field.count) from \(field.installs) install\(field.installs == 1 ? "" : "s") between \(RFC3339.string(from: since)) and "
+                "\(field.count) from \(Plural.count(field.installs, "install")) between \(RFC3339.string(from: since)) and "
                     + "\(RFC3339.string(from: until))\(rate)"
             ))
 

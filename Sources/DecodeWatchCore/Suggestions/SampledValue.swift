@@ -51,6 +51,19 @@ struct SampledValue: Sendable, Hashable {
         }
     }
 
+    /// Reads the value at a field, named by its rendered path, from a snippet: how suggestions and contract drift
+    /// both read a sample, so that the fix and the verdict never disagree on what was received.
+    /// - Parameters:
+    ///   - snippet: the report's snippet.
+    ///   - path: the field's rendered JSONPath; its last key is looked up in a parent object.
+    ///   - kind: the failure kind.
+    ///   - message: the report's message.
+    init(snippet: String?, path: String, kind: ReportKind, message: String? = nil) {
+        let key: String?
+        if case .key(let last)? = JSONPathStep.parse(path)?.last { key = last } else { key = nil }
+        self.init(snippet: snippet, key: key, kind: kind, message: message)
+    }
+
     /// The type Swift's type-mismatch message says it found, such as "but found a number instead".
     private static func found(in message: String?) -> SampledValue {
         guard let message, let start = message.range(of: "but found "),

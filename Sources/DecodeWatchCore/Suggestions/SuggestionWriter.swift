@@ -18,10 +18,8 @@ public enum SuggestionWriter {
     /// - Returns: the suggestion.
     public static func suggestion(for field: FieldSummary, since: Date, until: Date) -> Suggestion {
         let steps = JSONPathStep.parse(field.path) ?? []
-        let key: String?
-        if case .key(let last)? = steps.last { key = last } else { key = nil }
         let value = SampledValue(
-            snippet: field.sample.snippet, key: key, kind: field.kind, message: field.sample.message)
+            snippet: field.sample.snippet, path: field.path, kind: field.kind, message: field.sample.message)
         let change = AppChange(field: field, steps: steps, value: value)
         var backendReport: String?
         var summary = "\(field.path) \(change.problem): \(change.fix)"

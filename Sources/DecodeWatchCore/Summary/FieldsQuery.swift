@@ -23,6 +23,8 @@ public struct FieldsQuery: Sendable, Hashable {
     public var until: Date
     /// Most entries returned.
     public var limit: Int
+    /// Only the groups of this status (``GroupStatus``, `muted` included); `nil` for every status.
+    public var status: GroupStatus?
 
     /// The default number of entries.
     public static let defaultLimit = 50
@@ -32,7 +34,8 @@ public struct FieldsQuery: Sendable, Hashable {
     /// Creates a query.
     public init(
         app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, version: String? = nil,
-        environment: String? = nil, since: Date, until: Date, limit: Int = FieldsQuery.defaultLimit
+        environment: String? = nil, since: Date, until: Date, limit: Int = FieldsQuery.defaultLimit,
+        status: GroupStatus? = nil
     ) {
         self.app = app
         self.endpoint = endpoint
@@ -42,6 +45,7 @@ public struct FieldsQuery: Sendable, Hashable {
         self.since = since
         self.until = until
         self.limit = limit
+        self.status = status
     }
 
     /// Builds a query from the textual filters shared by the HTTP API and the CLI.
@@ -52,10 +56,12 @@ public struct FieldsQuery: Sendable, Hashable {
     ///   - endpoint: normalized here too, so a raw endpoint such as `GET /v2/posts/42` works.
     ///   - version: an app version, as batches send it in `app.version`.
     ///   - environment: an environment name (``EnvironmentName``).
+    ///   - status: a ``GroupStatus`` or `all` (the default).
     /// - Throws: ``QueryError`` naming the filter that is wrong.
     public static func parse(
         app: String?, endpoint: String?, kind: String?, version: String? = nil, environment: String? = nil,
-        since: String?, until: String?, limit: String?, now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
+        since: String?, until: String?, limit: String?, status: String? = nil, now: Date,
+        normalizer: EndpointNormalizer = EndpointNormalizer()
     ) throws(QueryError) -> FieldsQuery {
         let (start, end) = try window(since: since, until: until, now: now)
         let kindValue = try ReportKind.filter(kind, field: "kind")
@@ -72,10 +78,10 @@ public struct FieldsQuery: Sendable, Hashable {
         return FieldsQuery(
             app: app, endpoint: endpointValue, kind: kindValue, version: version,
             environment: try EnvironmentName.filter(environment, field: "environment"), since: start, until: end,
-            limit: count)
+            limit: count, status: try GroupStatus.filter(status, field: "status"))
     }
 
-    /// Reads a window's edges, as ``parse(app:endpoint:kind:version:environment:since:until:limit:now:normalizer:)``
+    /// Reads a window's edges, as ``parse(app:endpoint:kind:version:environment:since:until:limit:status:now:normalizer:)``
     /// does.
     /// - Parameters:
     ///   - since: RFC 3339 time or a duration back from `now`; default 24 hours before the end.

@@ -10,12 +10,28 @@ public struct FieldsSummary: Codable, Sendable, Hashable {
     @RFC3339Coded public var until: Date
     /// One entry per group with reports in the window, by count descending then group ascending.
     public var fields: [FieldSummary]
+    /// Filter values no stored batch ever carried, so that an empty list is not read as "nothing broke".
+    public var warnings: [QueryWarning]
 
     /// Creates a summary.
-    public init(since: Date, until: Date, fields: [FieldSummary]) {
+    public init(since: Date, until: Date, fields: [FieldSummary], warnings: [QueryWarning] = []) {
         self.since = since
         self.until = until
         self.fields = fields
+        self.warnings = warnings
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case since, until, fields, warnings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _since = try container.decode(RFC3339Coded.self, forKey: .since)
+        _until = try container.decode(RFC3339Coded.self, forKey: .until)
+        fields = try container.decode([FieldSummary].self, forKey: .fields)
+        // Collectors before warnings sent none.
+        warnings = try container.decodeIfPresent([QueryWarning].self, forKey: .warnings) ?? []
     }
 }
 
@@ -45,8 +61,10 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     @RFC3339Coded public var lastSeen: Date
     /// Report counts per app version in the window.
     public var versions: [String: Int]
-    /// Lifecycle status relative to the window.
+    /// Status relative to the window, `muted` while a mute is in force.
     public var status: GroupStatus
+    /// When the mute ends, for a `muted` group; `nil`, and left out of the JSON, otherwise.
+    public var mute: FieldMute?
     /// The latest report's redacted snippet and message.
     public var sample: Sample
     /// Who owns the failure according to the app's contract (docs/triage.md, "Contract drift"); `nil`, and left
@@ -60,7 +78,7 @@ public struct FieldSummary: Codable, Sendable, Hashable {
     public init(
         group: String, app: String, endpoint: String, path: String, kind: ReportKind, expected: String?, count: Int,
         installs: Int, rate: Double?, firstSeen: Date, lastSeen: Date, versions: [String: Int], status: GroupStatus,
-        sample: Sample, drift: DriftJudgement? = nil, suggestion: Suggestion? = nil
+        sample: Sample, mute: FieldMute? = nil, drift: DriftJudgement? = nil, suggestion: Suggestion? = nil
     ) {
         self.group = group
         self.app = app
@@ -75,13 +93,14 @@ public struct FieldSummary: Codable, Sendable, Hashable {
         self.lastSeen = lastSeen
         self.versions = versions
         self.status = status
+        self.mute = mute
         self.sample = sample
         self.drift = drift
         self.suggestion = suggestion
     }
 
     enum CodingKeys: String, CodingKey {
-        case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, sample, drift
+        case group, app, endpoint, path, kind, expected, count, installs, rate, versions, status, mute, sample, drift
         case suggestion
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"

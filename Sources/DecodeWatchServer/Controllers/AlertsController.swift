@@ -7,8 +7,9 @@ struct AlertsController<Context: RequestContext>: Sendable {
     let store: any AlertStore
 
     func addRoutes(to router: some RouterMethods<Context>) {
-        router.get("/v1/alerts") { _, _ in
-            try Response.json(try await store.alertRules().map(AlertRuleListing.init))
+        router.get("/v1/alerts") { request, _ in
+            _ = try FormValues(query: request, accepting: [])
+            return try Response.json(try await store.alertRules().map(AlertRuleListing.init))
         }
     }
 }

@@ -15,7 +15,9 @@ struct CheckController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func check(request: Request, context: Context) async throws -> Response {
-        let parameters = FormValues(query: request)
+        let parameters = try FormValues(
+            query: request,
+            accepting: ["app", "version", "baseline", "environment", "since", "max_rate", "max_ratio", "min_decodes"])
         let query = try ReleaseCheckQuery.parse(
             app: parameters["app"], version: parameters["version"], baseline: parameters["baseline"],
             environment: parameters["environment"],

@@ -9,7 +9,8 @@ struct ContractsController<Context: RequestContext>: Sendable {
 
     func addRoutes(to router: some RouterMethods<Context>) {
         router.get("/v1/contracts") { request, _ in
-            try Response.json(try await store.contracts(app: FormValues(query: request).nonEmpty("app")))
+            let values = try FormValues(query: request, accepting: ["app"])
+            return try Response.json(try await store.contracts(app: values.nonEmpty("app")))
         }
     }
 }

@@ -21,17 +21,22 @@ struct FieldsController<Context: RequestContext>: Sendable {
 
     @Sendable func fields(request: Request, context: Context) async throws -> Response {
         let now = Date()
-        let query = try fieldsQuery(FormValues(query: request), now: now)
+        let query = try fieldsQuery(FormValues(query: request, accepting: Self.filters), now: now)
         return try Response.json(try await store.judgedFields(query, now: now))
     }
 
     @Sendable func drift(request: Request, context: Context) async throws -> Response {
-        let parameters = FormValues(query: request)
+        let parameters = try FormValues(query: request, accepting: Self.filters.union(["verdict"]))
         let now = Date()
         let query = try fieldsQuery(parameters, now: now)
         let verdict = try DriftVerdict.parse(parameters["verdict"])
         let summary = try await store.judgedFields(query, now: now)
         return try Response.json(DriftReport(summary: summary, verdict: verdict))
+    }
+
+    /// The parameters of the summary, which drift takes too.
+    static var filters: Set<String> {
+        ["app", "endpoint", "kind", "version", "environment", "since", "until", "limit", "status"]
     }
 
     /// The filters of a query string, shared by the summary and drift.
@@ -40,7 +45,7 @@ struct FieldsController<Context: RequestContext>: Sendable {
             app: parameters["app"], endpoint: parameters["endpoint"], kind: parameters["kind"],
             version: parameters["version"], environment: parameters["environment"], since: parameters["since"],
             until: parameters["until"],
-            limit: parameters["limit"], now: now,
+            limit: parameters["limit"], status: parameters["status"], now: now,
             normalizer: normalizer)
     }
 

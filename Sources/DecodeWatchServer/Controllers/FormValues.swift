@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import Foundation
 import Hummingbird
 
@@ -20,6 +21,24 @@ struct FormValues: Sendable {
     /// The query string of a request.
     init(query request: Request) {
         self.init(Substring(request.uri.query ?? ""))
+    }
+
+    /// The query string of a request to an API route, which answers nothing it does not read: a misspelt filter
+    /// would otherwise be ignored, and the answer look like one to the question asked.
+    /// - Parameter names: the parameters the route reads.
+    /// - Throws: ``APIError`` 400 `unknown_parameter` naming the first other parameter and the nearest known one.
+    init(query request: Request, accepting names: Set<String>) throws {
+        self.init(query: request)
+        guard let unknown = pairs.first(where: { !names.contains($0.name) })?.name else { return }
+        let hint =
+            if let nearest = NearestNames.suggestion(for: unknown, in: names) {
+                "did you mean '\(nearest)'?"
+            } else if names.isEmpty {
+                "this route takes none."
+            } else {
+                "known parameters: \(names.sorted().joined(separator: ", "))."
+            }
+        throw APIError(.badRequest, "unknown_parameter", "unknown parameter '\(unknown)'; \(hint)")
     }
 
     /// The first value of a name, or `nil` when absent.

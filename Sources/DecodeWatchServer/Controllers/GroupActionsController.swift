@@ -22,6 +22,7 @@ struct GroupActionsController<Context: RequestContext>: Sendable {
 
     /// The decisions in force and the history of a group.
     @Sendable func show(request: Request, context: Context) async throws -> Response {
+        _ = try FormValues(query: request, accepting: [])
         let group = try await store.group(namedIn: context)
         let history = try await store.statusHistory(group: group)
         let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()

@@ -18,9 +18,13 @@ struct OperationsController<Context: RequestContext>: Sendable {
         router.get("/metrics", use: metrics)
     }
 
+    /// How long `/readyz` waits for storage: probes commonly give up after a second, and a probe that times out
+    /// tells an orchestrator less than a 503 with its reason.
+    static var readinessLimit: Duration { .milliseconds(800) }
+
     @Sendable func ready(request: Request, context: Context) async throws -> Response {
         do {
-            try await store.checkReadiness()
+            try await answer(within: Self.readinessLimit) { [store] in try await store.checkReadiness() }
         } catch {
             context.logger.warning("Not ready", metadata: ["error": "\(error)"])
             throw APIError(

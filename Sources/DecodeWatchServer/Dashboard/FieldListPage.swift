@@ -9,7 +9,7 @@ import Foundation
 /// of that page (one query, like Bugsink's sparklines).
 struct FieldListPage: Sendable {
     /// The status tabs; `muted` holds muted groups, which the first three leave out.
-    static let tabs = ["all", "new", "regressed", "ongoing", "resolved", "muted"]
+    static let tabs = ["all"] + GroupStatus.allCases.map(\.rawValue)
     /// Sort orders.
     static let sorts = [("count", "Count"), ("rate", "Rate"), ("last_seen", "Last seen")]
     /// Rows per page.
@@ -82,13 +82,13 @@ struct FieldListPage: Sendable {
             return view
         }
         view.offer(environments: try await store.environments(), chosen: query.environment)
-        query.limit = Self.indexLimit
+        query.limit = FieldIndexEntry.listLimit
         let selection = Selection(request: request, decisions: try await store.allActionStates(now: now))
         let (index, page) = try await store.fieldsPage(query, version: request.version) { index in
             selection.pick(index).shown.map(\.group)
         }
         let picked = selection.pick(index)
-        view.truncated = index.count == Self.indexLimit
+        view.truncated = index.count == FieldIndexEntry.listLimit
         view.tabs = Self.tabs.map { name in
             FieldListView.Tab(
                 name: name, label: name.prefix(1).uppercased() + name.dropFirst(), count: picked.counts[name] ?? 0,
@@ -107,7 +107,7 @@ struct FieldListPage: Sendable {
                 bars: DashboardPage.bars(request.window.buckets(hourly[field.group] ?? [:], until: query.until)),
                 href: request.groupLink(field.group), now: now)
         }
-        view.pageLabel = "Page \(picked.page) of \(picked.pages) · \(DashboardFormat.count(picked.total)) fields"
+        view.pageLabel = "Page \(picked.page) of \(picked.pages) · \(DashboardFormat.count(picked.total)) \(Plural.noun("field", picked.total))"
         view.previous = picked.page > 1 ? request.link(page: picked.page - 1) : nil
         view.next = picked.page < picked.pages ? request.link(page: picked.page + 1) : nil
         view.since = DashboardFormat.time(query.since, now: now)
@@ -115,9 +115,6 @@ struct FieldListPage: Sendable {
         view.hasRows = !view.rows.isEmpty
         return view
     }
-
-    /// Most groups a list considers: past it, the least failing groups of the window are left out (a note says so).
-    static let indexLimit = 20_000
 
     /// How a request turns the window's groups into tab counts and a page of rows.
     struct Selection: Sendable {
@@ -135,9 +132,7 @@ struct FieldListPage: Sendable {
 
         /// The tab a group is listed under: muted groups leave the open tabs until the mute ends.
         func tab(of entry: FieldIndexEntry) -> String {
-            let decision = decisions[entry.group]
-            let status = decision?.status(entry.status) ?? entry.status
-            return decision?.isMuted == true && status != .resolved ? "muted" : status.rawValue
+            (decisions[entry.group]?.listedStatus(entry.status) ?? entry.status).rawValue
         }
 
         func pick(_ index: [FieldIndexEntry]) -> Picked {

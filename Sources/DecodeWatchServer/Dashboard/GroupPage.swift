@@ -134,7 +134,7 @@ struct GroupView: Sendable {
         muted = state.isMuted
         if state.isMuted {
             muteLabel =
-                state.mutedFailuresLeft.map { "muted for \(DashboardFormat.count($0)) more failures" }
+                state.mutedFailuresLeft.map { "muted for \(DashboardFormat.count($0)) more \(Plural.noun("failure", $0))" }
                 ?? state.mutedUntil.map { "muted until \(RFC3339.string(from: $0))" } ?? "muted"
         } else {
             muteLabel = ""

@@ -40,7 +40,8 @@ extension ContractStore where Self: GroupActionStore {
     /// The breaking-fields summary with decisions applied (``GroupActionStore/decidedFields(_:now:)``), each
     /// field's contract verdict filled in and its fix written: what `GET /v1/fields` and `decodewatch fields` answer.
     public func judgedFields(_ query: FieldsQuery, now: Date) async throws -> FieldsSummary {
-        let summary = try await decidedFields(query, now: now).summary
+        var summary = try await decidedFields(query, now: now).summary
+        summary.warnings = try await unknownValueWarnings(query, found: !summary.fields.isEmpty)
         return try await contractSet(app: query.app).annotating(summary).withSuggestions()
     }
 

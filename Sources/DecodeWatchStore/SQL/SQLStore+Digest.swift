@@ -29,6 +29,22 @@ extension SQLStore {
             }, access: .read)
     }
 
+    public func firstReport(app: String?, environment: String?) async throws -> Date? {
+        var (firstSeen, joined, conditions, arguments) = ("g.first_seen", "", [String](), [SQLValue]())
+        if let environment {
+            arguments.append(.text(environment))
+            firstSeen = "e.first_seen"
+            joined = " JOIN group_environments e ON e.group_seq = g.group_seq AND e.environment = \(dialect.parameter(1))"
+        }
+        if let app {
+            arguments.append(.text(app))
+            conditions.append(" WHERE g.app_id = \(dialect.parameter(arguments.count))")
+        }
+        let statement = SQLStatement(
+            "SELECT MIN(\(firstSeen)) AS first FROM groups g\(joined)\(conditions.joined())", arguments)
+        return try await perform(.fetch(statement) { try $0.first?.optionalDate("first") }, access: .read)
+    }
+
     public func lifecycles(groups: [String], environment: String?) async throws -> [String: GroupLifecycle] {
         guard !groups.isEmpty else { return [:] }
         // In one environment, a group is first seen when it first reported there.
