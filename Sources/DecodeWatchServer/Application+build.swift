@@ -28,7 +28,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     beforeServerStarts: @escaping @Sendable () async throws -> Void = {}
 ) -> some ApplicationProtocol {
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: CollectorRequestContext.self)
     router.add(middleware: ErrorMiddleware(retryAfter: configuration.retryAfterSeconds))
     let normalizer = EndpointNormalizer(templates: configuration.routeTemplates)
     let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
@@ -59,12 +59,12 @@ public func buildApplication(
     ContractsController(store: store).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
-    let operations = OperationsController<BasicRequestContext>(store: store, registry: registry)
+    let operations = OperationsController<CollectorRequestContext>(store: store, registry: registry)
     operations.addProbes(to: router)
-    if configuration.metricsRequireToken {
-        operations.addMetrics(to: readers)
-    } else {
+    if configuration.publicMetrics {
         operations.addMetrics(to: router)
+    } else {
+        operations.addMetrics(to: readers)
     }
     var services: [any Service] = [IdleMemoryRelease(gate: gate, store: store)]
     if configuration.fieldMetricsLimit > 0 {

@@ -28,8 +28,9 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int
     /// The most ``maxConnections`` may be: Linux's default ceiling of open files per process (`fs.nr_open`).
     public static let maxConnectionsLimit = 1 << 20
-    /// Whether `/metrics` needs a read token (once one exists), like the query API.
-    public var metricsRequireToken: Bool
+    /// Whether `/metrics` stays open to anyone who reaches it; otherwise it needs a read token of any scope once
+    /// one exists, like the query API, since its labels name apps, endpoints and fields.
+    public var publicMetrics: Bool
     /// How long an answer about a key or token is reused; a revoked one stops working within it.
     public var credentialCacheSeconds: TimeInterval
     /// How many breaking fields `/metrics` exposes, most reports first (docs/api.md#field-metrics); 0 for none.
@@ -48,7 +49,7 @@ public struct ServerConfiguration: Sendable {
         routeTemplates: [RouteTemplate] = [], sensitiveKeys: [String] = Redactor.defaultSensitiveKeys,
         maxConcurrentIngests: Int = 64, appBatchesPerMinute: Int? = nil, retryAfterSeconds: Int = 5,
         readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 4096,
-        metricsRequireToken: Bool = false, credentialCacheSeconds: TimeInterval = 2, fieldMetricsLimit: Int = 50,
+        publicMetrics: Bool = false, credentialCacheSeconds: TimeInterval = 2, fieldMetricsLimit: Int = 50,
         fieldMetricsWindow: TimeInterval = 3600, fieldMetricsInterval: Duration = .seconds(30),
         ingestMode: IngestMode = .logged
     ) {
@@ -63,7 +64,7 @@ public struct ServerConfiguration: Sendable {
         self.readTimeout = readTimeout
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
-        self.metricsRequireToken = metricsRequireToken
+        self.publicMetrics = publicMetrics
         self.credentialCacheSeconds = credentialCacheSeconds
         self.fieldMetricsLimit = fieldMetricsLimit
         self.fieldMetricsWindow = fieldMetricsWindow

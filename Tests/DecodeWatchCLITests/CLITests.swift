@@ -126,6 +126,32 @@ struct CLITests {
         #expect(unknown.error.contains("No ingest key has the id"))
     }
 
+    @Test(
+        "tokens create reads only unless --scope asks for more, list shows each token's scope, and a bad scope names the choices",
+        arguments: Storage.allCases)
+    func tokenScopes(storage: Storage) throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try storage.flags(in: folder)
+        #expect(try CLI.run(["tokens", "create", "--name", "grafana"] + db).status == 0)
+        let triage = try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db)
+        #expect(triage.status == 0)
+        #expect(triage.error.contains("with the 'triage' scope"), "\(triage.error)")
+        let listed = try CLI.run(["tokens", "list", "--format", "json"] + db)
+        let tokens = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+        #expect(tokens?.map { $0["name"] as? String } == ["grafana", "oncall"])
+        #expect(tokens?.map { $0["scope"] as? String } == ["read", "triage"])
+        let table = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
+        #expect(table.first?.split(separator: " ").contains("SCOPE") == true, "\(table)")
+        #expect(table.dropFirst().map { $0.split(separator: " ").map(String.init)[2] } == ["read", "triage"])
+
+        let bad = try CLI.run(["tokens", "create", "--name", "x", "--scope", "owner"] + db)
+        #expect(bad.status == 64)
+        for word in ["--scope", "'owner'", "read", "triage", "admin"] {
+            #expect(bad.error.contains(word), "\(word): \(bad.error)")
+        }
+    }
+
     @Test("resolving an unknown group fails with one clear line", arguments: Storage.allCases)
     func resolveUnknown(storage: Storage) throws {
         let folder = try CLI.temporaryFolder()
@@ -150,6 +176,22 @@ struct CLITests {
         let result = try CLI.run(["serve", "--port", "0", "--metrics-top-fields", "1001"])
         #expect(result.status == 64)
         #expect(result.error.hasPrefix("Error: --metrics-top-fields must be 0–1000.\n"), "\(result.error)")
+    }
+
+    @Test(
+        "serve still starts with the deprecated --metrics-require-token and warns that it is the default; with --public-metrics it is refused"
+    )
+    func deprecatedMetricsFlag() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try Storage.sqlite.flags(in: folder)
+        let server = try CLI.start(["serve", "--port", "0", "--metrics-require-token"] + db)
+        _ = try await server.port()
+        #expect(try await server.waitForLog(containing: "--metrics-require-token is deprecated"), "\(server.readLog())")
+        #expect(try await server.terminate() == 0)
+        let both = try CLI.run(["serve", "--port", "0", "--public-metrics", "--metrics-require-token"] + db)
+        #expect(both.status == 64)
+        #expect(both.error.hasPrefix("Error: --public-metrics and --metrics-require-token"), "\(both.error)")
     }
 
     @Test(

@@ -16,7 +16,8 @@ struct RemoteCLITests {
     func sameOutput(storage: Storage) async throws {
         try await CLI.withCollector(on: storage) { db, port, session in
             #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
-            let spec = CLI.repository.appendingPathComponent("SDK/Tests/DecodeWatchTests/Fixtures/github-openapi.yaml").path
+            let spec = CLI.repository.appendingPathComponent("SDK/Tests/DecodeWatchTests/Fixtures/github-openapi.yaml")
+                .path
             #expect(
                 try CLI.run(["contracts", "import", spec, "--app", "com.example.octo", "--name", "github"] + db).status
                     == 0)
@@ -86,6 +87,32 @@ struct RemoteCLITests {
             let wrong = try CLI.run(["fields", "--token", "dwr_not-a-token"] + remote + Self.window)
             #expect(wrong.status == 1)
             #expect(wrong.error.contains("refused the read token"), "\(wrong.error)")
+        }
+    }
+
+    @Test("resolving through the API with a read-scoped token says which scope it needs; a triage token resolves")
+    func tokenScopes() async throws {
+        try await CLI.withCollector(on: .sqlite) { db, port, session in
+            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+            func token(_ arguments: [String]) throws -> String {
+                let created = try CLI.run(["tokens", "create", "--name", "laptop"] + arguments + db)
+                return try #require(
+                    created.output.split(separator: "\n").first { $0.hasPrefix("dwr_") }.map(String.init))
+            }
+            let reader = try token([])
+            let remote = ["--url", "http://127.0.0.1:\(port)"]
+            let fields = try CLI.run(["fields", "--format", "json", "--token", reader] + remote + Self.window)
+            let group = try #require(
+                try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8)).fields.first?.group)
+            let refused = try CLI.run(["resolve", group, "--token", reader] + remote)
+            #expect(refused.status == 1)
+            #expect(
+                refused.error.contains(
+                    "Resolving a group needs a token with the 'triage' scope; this token has 'read'. "
+                        + "Create one with `decodewatch tokens create --name NAME --scope triage`."),
+                "\(refused.error)")
+            let resolved = try CLI.run(["resolve", group, "--token", try token(["--scope", "triage"])] + remote)
+            #expect(resolved.status == 0, "\(resolved.error)")
         }
     }
 

@@ -40,7 +40,7 @@ struct TableOutputTests {
         #expect(Self.cell(named, under: "NAME", in: keys[0]) == "ios-production")
         #expect(Self.cell(unnamed, under: "NAME", in: keys[0]) == "-")
         let tokens = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
-        try Self.expectLinedUp(tokens, header: ["ID", "NAME", "CREATED", "LAST USED", "STATUS"])
+        try Self.expectLinedUp(tokens, header: ["ID", "NAME", "SCOPE", "CREATED", "LAST USED", "STATUS"])
         #expect(Self.cell(tokens[1], under: "NAME", in: tokens[0]) == "grafana")
     }
 

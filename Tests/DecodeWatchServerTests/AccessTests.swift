@@ -80,7 +80,7 @@ struct AccessTests {
     func readTokenRequired() async throws {
         try await TestCollector.run { collector in
             #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
-            let (token, _) = try await collector.createCredential(.read)
+            let (token, _) = try await collector.createCredential(.read, scope: .triage)
             let anonymous = try await collector.send("GET", "/v1/fields")
             #expect(anonymous.status == 401)
             #expect(anonymous.errorCode == "read_token_required")
@@ -104,18 +104,80 @@ struct AccessTests {
             #expect(checked.json["verdict"] as? String == "insufficient")
             #expect(try await collector.send("GET", "/healthz").status == 200)
             #expect(try await collector.send("GET", "/readyz").status == 200)
-            #expect(try await collector.send("GET", "/metrics").status == 200)
         }
     }
 
-    @Test("with --metrics-require-token, /metrics needs a read token too")
-    func metricsBehindToken() async throws {
-        try await TestCollector.run(ServerConfiguration(metricsRequireToken: true)) { collector in
+    /// The decisions about a group through the API, each as a path after `/v1/groups/{group}`, with the words a
+    /// refusal names it by.
+    static let decisions = [
+        ("/resolve", "Resolving a group"), ("/resolve-in-next-version", "Resolving a group in its next version"),
+        ("/mute?for=24h", "Muting a group"), ("/unmute", "Unmuting a group"),
+    ]
+
+    @Test(
+        "a read-scoped token reads, but each decision is refused with 403 naming the 'triage' scope, and nothing changes"
+    )
+    func readScopeCannotDecide() async throws {
+        try await TestCollector.run { collector in
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
             let (token, _) = try await collector.createCredential(.read)
-            #expect(try await collector.send("GET", "/metrics").status == 401)
+            let group = try #require(try await collector.fields(token: token).fields.first?.group)
+            for (path, activity) in Self.decisions {
+                let refused = try await collector.send(
+                    "POST", "/v1/groups/\(group)\(path)", headers: ["Authorization": "Bearer \(token)"])
+                #expect(refused.status == 403, "\(path)")
+                #expect(refused.errorCode == "insufficient_scope", "\(path)")
+                #expect(
+                    refused.errorMessage
+                        == "\(activity) needs a token with the 'triage' scope; this token has 'read'. Create one with "
+                        + "`decodewatch tokens create --name NAME --scope triage`.")
+            }
+            let state = try await collector.send(
+                "GET", "/v1/groups/\(group)", headers: ["Authorization": "Bearer \(token)"])
+            #expect(state.json["muted"] as? Bool == false)
+            #expect((state.json["history"] as? [Any])?.isEmpty == true)
+            #expect(try await collector.fields(token: token).fields.first?.status == .new)
+        }
+    }
+
+    @Test("triage and admin tokens take every decision", arguments: [TokenScope.triage, .admin])
+    func triageScopeDecides(scope: TokenScope) async throws {
+        try await TestCollector.run { collector in
+            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
+            let (token, _) = try await collector.createCredential(.read, scope: scope)
+            let group = try #require(try await collector.fields(token: token).fields.first?.group)
+            for (path, _) in Self.decisions {
+                let answer = try await collector.send(
+                    "POST", "/v1/groups/\(group)\(path)", headers: ["Authorization": "Bearer \(token)"])
+                #expect(answer.status == 200, "\(path): \(answer.text)")
+            }
+            let state = try await collector.send(
+                "GET", "/v1/groups/\(group)", headers: ["Authorization": "Bearer \(token)"])
+            #expect((state.json["history"] as? [Any])?.count == 4)
+        }
+    }
+
+    @Test("once a read token exists, /metrics needs a token, of any scope")
+    func metricsBehindToken() async throws {
+        // Without the cache, the token counts at once, not after the answer "no token exists" expires.
+        try await TestCollector.run(ServerConfiguration(credentialCacheSeconds: 0)) { collector in
+            #expect(try await collector.send("GET", "/metrics").status == 200, "open while no token exists")
+            let (token, _) = try await collector.createCredential(.read)
+            let anonymous = try await collector.send("GET", "/metrics")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.errorCode == "read_token_required")
             let metrics = try await collector.send("GET", "/metrics", headers: ["Authorization": "Bearer \(token)"])
             #expect(metrics.status == 200)
             #expect(!metrics.text.contains(token))
+        }
+    }
+
+    @Test("with --public-metrics, /metrics stays open once read tokens exist, and the query API does not")
+    func publicMetrics() async throws {
+        try await TestCollector.run(ServerConfiguration(publicMetrics: true)) { collector in
+            _ = try await collector.createCredential(.read)
+            #expect(try await collector.send("GET", "/metrics").status == 200)
+            #expect(try await collector.send("GET", "/v1/fields").status == 401)
         }
     }
 

@@ -222,6 +222,49 @@ struct DashboardTests {
         }
     }
 
+    @Test(
+        "a session of a read-scoped token sees no decision forms, only the scope they need, and its posts are refused with 403; a triage session sees and takes them"
+    )
+    func decisionsFollowScope() async throws {
+        try await TestCollector.run { collector in
+            try await Self.seed(collector)
+            let group = Self.group("$.results[*].title")
+            func signIn(_ scope: TokenScope) async throws -> (DashboardClient, csrf: String, token: String) {
+                let (token, _) = try await collector.createCredential(.read, scope: scope)
+                let client = DashboardClient(collector.baseURL)
+                let csrf = try #require(DashboardClient.csrf(in: try await client.send("GET", "/login").text))
+                let signed = try await client.send("POST", "/login", form: ["csrf": csrf, "token": token, "next": "/"])
+                #expect(signed.status == 303)
+                return (client, csrf, token)
+            }
+            let (reader, readerCSRF, token) = try await signIn(.read)
+            let page = try await reader.send("GET", "/groups/\(group)")
+            #expect(page.status == 200)
+            for action in ["resolve", "resolve-in-next-version", "mute"] {
+                #expect(!page.text.contains("name=\"action\" value=\"\(action)\""), "\(action)")
+            }
+            #expect(page.text.contains("data-needs-scope"))
+            #expect(page.text.contains("needs a token with the &#39;triage&#39; scope; this token has &#39;read&#39;"))
+            for form in [["action": "resolve"], ["action": "mute", "for": "24h"], ["action": "unmute"]] {
+                let refused = try await reader.send(
+                    "POST", "/groups/\(group)/actions", form: form.merging(["csrf": readerCSRF]) { $1 })
+                #expect(refused.status == 403, "\(form)")
+                #expect(refused.text.contains("scope"), "\(form)")
+            }
+            #expect(try await collector.fields(token: token).fields.first { $0.group == group }?.status == .new)
+
+            let (triager, triagerCSRF, _) = try await signIn(.triage)
+            let offered = try await triager.send("GET", "/groups/\(group)")
+            #expect(offered.text.contains("name=\"action\" value=\"resolve\""))
+            #expect(offered.text.contains("name=\"action\" value=\"mute\""))
+            #expect(!offered.text.contains("data-needs-scope"))
+            let resolved = try await triager.send(
+                "POST", "/groups/\(group)/actions", form: ["csrf": triagerCSRF, "action": "resolve"])
+            #expect(resolved.status == 303)
+            #expect(try await collector.fields(token: token).fields.first { $0.group == group }?.status == .resolved)
+        }
+    }
+
     @Test("without TLS the session cookie is not marked Secure")
     func cookieWithoutTLS() async throws {
         try await TestCollector.run { collector in

@@ -91,10 +91,10 @@ struct GroupActionsAPITests {
         }
     }
 
-    @Test("the action endpoints need a read token once one exists")
+    @Test("the action endpoints need a token that may triage once one exists")
     func actionsNeedToken() async throws {
         try await TestCollector.run { collector in
-            let (token, _) = try await collector.createCredential(.read)
+            let (token, _) = try await collector.createCredential(.read, scope: .triage)
             _ = try await collector.ingest(Batches.batch(reports: [Batches.report()]))
             let group = try #require(try await collector.fields(token: token).fields.first?.group)
             let anonymous = try await collector.send("POST", "/v1/groups/\(group)/mute?count=10")

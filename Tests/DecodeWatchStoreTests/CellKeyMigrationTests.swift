@@ -1,12 +1,8 @@
 import DecodeWatchCore
 import Foundation
-import GRDB
-import PostgresNIO
 import Testing
 
 @testable import DecodeWatchStore
-@testable import DecodeWatchStorePostgres
-@testable import DecodeWatchStoreSQLite
 
 /// The migration that keys cell tables by `group_seq`: a database written before it keeps what it counted.
 @Suite("Integer cell keys migration")
@@ -24,20 +20,9 @@ struct CellKeyMigrationTests {
         "a database from before integer cell keys keeps every group's counts, versions, expected types and installs, in production, drops cells of no group, and takes new reports into the same groups",
         arguments: StoreBackend.allCases)
     func upgradeKeepsCells(backend: StoreBackend) async throws {
-        let database = try await FreshDatabase.create(backend)
-        let outcome: Result<Void, any Error>
-        do {
-            try await database.migrateToBeforeIntegerCellKeys()
-            for statement in Self.oldRows { try await database.execute(statement) }
-            // Opening the store runs the migration.
-            let fixture = try await StoreFixture(database: database)
-            do { outcome = .success(try await Self.expectCellsKept(fixture)) } catch { outcome = .failure(error) }
-            await fixture.stopPools()
-        } catch {
-            outcome = .failure(error)
+        try await backend.withDatabase(migratedThrough: "addInstallSketches", rows: Self.oldRows) { fixture in
+            try await Self.expectCellsKept(fixture)
         }
-        await database.drop()
-        try outcome.get()
     }
 
     private static func expectCellsKept(_ fixture: StoreFixture) async throws {
@@ -92,26 +77,5 @@ struct CellKeyMigrationTests {
             INSERT INTO group_minute_installs (group_id, minute, install_hash)
             VALUES ('\(a)', \(m), 11), ('\(a)', \(m), 12), ('\(b)', \(m), 13)
             """.components(separatedBy: ";\n")
-    }
-}
-
-extension FreshDatabase {
-    /// Creates the schema as it was just before cells were keyed by `group_seq`.
-    func migrateToBeforeIntegerCellKeys() async throws {
-        switch self {
-        case .sqlite(let folder):
-            let queue = try DatabaseQueue(path: folder.appendingPathComponent("s.sqlite").path)
-            try SQLiteMigrations.migrator.migrate(queue, upTo: "addInstallSketches")
-            try queue.close()
-        case .postgres:
-            try await execute(
-                "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
-            )
-            for migration in PostgresMigrations.all where migration.version <= 10 {
-                for statement in migration.statements { try await execute(statement) }
-                try await execute(
-                    "INSERT INTO schema_migrations VALUES (\(migration.version), '\(migration.name)', 0)")
-            }
-        }
     }
 }

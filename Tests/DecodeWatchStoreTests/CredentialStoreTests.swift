@@ -19,7 +19,7 @@ struct CredentialStoreTests {
             try await fixture.store.insertCredential(Self.key("key_1"), secretHash: secret.hash)
             #expect(try await fixture.store.credential(secretHash: secret.hash) == Self.key("key_1"))
             #expect(try await fixture.store.credential(secretHash: CredentialSecret(kind: .ingest).hash) == nil)
-            let token = Credential(id: "tok_1", kind: .read, name: "grafana", createdAt: Self.created)
+            let token = Credential(id: "tok_1", kind: .read, name: "grafana", scope: .read, createdAt: Self.created)
             try await fixture.store.insertCredential(token, secretHash: "hash-of-token")
             #expect(try await fixture.store.credential(secretHash: "hash-of-token") == token)
         }
@@ -73,6 +73,51 @@ struct CredentialStoreTests {
             #expect(try await fixture.store.credential(secretHash: "h")?.lastUsedAt == later)
             // A credential deleted meanwhile is no error.
             try await fixture.store.recordCredentialUse(id: "key_gone", at: later)
+        }
+    }
+
+    @Test(
+        "a read token keeps the scope it was made with, reading only unless asked; an ingest key has none",
+        arguments: StoreBackend.allCases)
+    func scopes(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            let made: [(String, Credential)] = [
+                ("default", Credential(kind: .read, app: nil, name: "grafana", createdAt: Self.created)),
+                ("triage", Credential(kind: .read, app: nil, name: "oncall", scope: .triage, createdAt: Self.created)),
+                ("admin", Credential(kind: .read, app: nil, name: "ops", scope: .admin, createdAt: Self.created)),
+                (
+                    "key",
+                    Credential(
+                        kind: .ingest, app: "com.example.shop", name: "ios", scope: .admin, createdAt: Self.created)
+                ),
+            ]
+            for (hash, credential) in made { try await fixture.store.insertCredential(credential, secretHash: hash) }
+            #expect(try await fixture.store.credential(secretHash: "default")?.scope == .read)
+            #expect(try await fixture.store.credential(secretHash: "triage")?.scope == .triage)
+            #expect(try await fixture.store.credential(secretHash: "admin")?.scope == .admin)
+            #expect(try await fixture.store.credential(secretHash: "key")?.scope == nil)
+            let listed = try await fixture.store.credentials(kind: .read).map(\.scope)
+            #expect(Set(listed) == [.read, .triage, .admin])
+        }
+    }
+
+    @Test(
+        "tokens made before scopes keep triage, which let them resolve and mute; keys get no scope; new tokens read",
+        arguments: StoreBackend.allCases)
+    func migratedTokensKeepTriage(backend: StoreBackend) async throws {
+        let rows = [
+            """
+            INSERT INTO credentials (credential_id, kind, app_id, name, secret_hash, created_at)
+            VALUES ('tok_old', 'read', NULL, 'laptop', 'old-token', 1),
+                   ('key_old', 'ingest', 'com.example.shop', NULL, 'old-key', 1)
+            """
+        ]
+        try await backend.withDatabase(migratedThrough: "addIngestLogOwner", rows: rows) { fixture in
+            #expect(try await fixture.store.credential(secretHash: "old-token")?.scope == .triage)
+            #expect(try await fixture.store.credential(secretHash: "old-key")?.scope == nil)
+            try await fixture.store.insertCredential(
+                Credential(kind: .read, app: nil, name: "new", createdAt: Self.created), secretHash: "new-token")
+            #expect(try await fixture.store.credential(secretHash: "new-token")?.scope == .read)
         }
     }
 

@@ -33,4 +33,21 @@ struct SessionStoreTests {
             try await store.deleteSession(secretHash: live)
         }
     }
+
+    @Test(
+        "a session knows its token's scope, so the dashboard offers only what the token may do",
+        arguments: StoreBackend.allCases)
+    func scope(backend: StoreBackend) async throws {
+        try await backend.withFreshDatabase { fixture in
+            let now = Date()
+            for scope in TokenScope.allCases {
+                let token = Credential(kind: .read, app: nil, name: scope.rawValue, scope: scope, createdAt: now)
+                try await fixture.store.insertCredential(token, secretHash: CredentialSecret.hash(token.id))
+                let session = CredentialSecret.hash("session-\(scope)")
+                try await fixture.store.insertSession(
+                    secretHash: session, credentialID: token.id, at: now, expiresAt: now.addingTimeInterval(3600))
+                #expect(try await fixture.store.sessionCredential(secretHash: session, now: now)?.scope == scope)
+            }
+        }
+    }
 }

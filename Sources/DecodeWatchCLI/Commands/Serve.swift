@@ -48,8 +48,11 @@ extension DecodeWatchCommand {
                 "When a batch is acknowledged: 'logged' once it is in the store's log (folded into the rollups in the "
                     + "background), 'direct' once its rollups are written.", valueName: "logged|direct"))
         var ingestMode: IngestMode = defaults.ingestMode
-        @Flag(help: "Require a read token for /metrics too (once a read token exists).")
-        var metricsRequireToken = defaults.metricsRequireToken
+        @Flag(help: "Serve /metrics to anyone who reaches it; otherwise it needs a read token once one exists.")
+        var publicMetrics = defaults.publicMetrics
+        /// Kept so that deployments that pass it still start: what it asked for is the default now.
+        @Flag(help: ArgumentHelp("Deprecated: /metrics needs a read token by default.", visibility: .hidden))
+        var metricsRequireToken = false
         @Option(
             help: """
                 Breaking fields with the most reports in the last hour exposed at /metrics, with their counts and \
@@ -133,6 +136,9 @@ extension DecodeWatchCommand {
             guard (0...FieldsQuery.maxLimit).contains(metricsTopFields) else {
                 throw ValidationError("--metrics-top-fields must be 0–\(FieldsQuery.maxLimit).")
             }
+            if metricsRequireToken && publicMetrics {
+                throw ValidationError("--public-metrics and --metrics-require-token (the default now) contradict.")
+            }
             if (digestEvery == nil) != (digestWebhook == nil) {
                 throw ValidationError("--digest-every and --digest-webhook go together.")
             }
@@ -147,6 +153,9 @@ extension DecodeWatchCommand {
 
         func run() async throws {
             let logger = logging.makeLogger()
+            if metricsRequireToken {
+                logger.warning("--metrics-require-token is deprecated: /metrics needs a read token by default")
+            }
             let registry = PrometheusCollectorRegistry()
             let metrics = PrometheusMetricsFactory.decodewatch(registry: registry)
             MetricsSystem.bootstrap(metrics)
@@ -159,7 +168,7 @@ extension DecodeWatchCommand {
                 host: host, port: port, limits: limits, routeTemplates: routes.compactMap(RouteTemplate.init),
                 sensitiveKeys: Redactor.defaultSensitiveKeys + redactKeys, maxConcurrentIngests: maxConcurrentIngests,
                 appBatchesPerMinute: appBatchesPerMinute, readTimeout: .seconds(readTimeout),
-                maxConnections: maxConnections, metricsRequireToken: metricsRequireToken,
+                maxConnections: maxConnections, publicMetrics: publicMetrics,
                 fieldMetricsLimit: metricsTopFields, ingestMode: ingestMode)
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,

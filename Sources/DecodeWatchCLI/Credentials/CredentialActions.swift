@@ -12,13 +12,18 @@ enum CredentialActions {
 
     /// Makes and stores a credential, then prints its secret once on standard output (so a script can
     /// capture it) and what to do with it on standard error.
-    static func create(kind: CredentialKind, app: String?, name: String?, store: StoreOptions) async throws {
+    /// - Parameter scope: what a read token may do; ignored for ingest keys.
+    static func create(
+        kind: CredentialKind, app: String?, name: String?, scope: TokenScope = .read, store: StoreOptions
+    ) async throws {
         let secret = CredentialSecret(kind: kind)
-        let credential = Credential(kind: kind, app: app, name: name, createdAt: Date())
+        let credential = Credential(kind: kind, app: app, name: name, scope: scope, createdAt: Date())
         try await store.withStore(creating: true) { try await $0.insertCredential(credential, secretHash: secret.hash) }
         print(secret.value)
         let what =
-            kind == .ingest ? "ingest key \(credential.id) for app '\(app ?? "")'" : "read token \(credential.id)"
+            kind == .ingest
+            ? "ingest key \(credential.id) for app '\(app ?? "")'"
+            : "read token \(credential.id) with the '\(scope.rawValue)' scope"
         let command = kind == .ingest ? "keys" : "tokens"
         FileHandle.standardError.write(
             Data(
@@ -46,23 +51,27 @@ enum CredentialActions {
         print("Revoked \(id).")
     }
 
-    /// The `list` table: a key's app and name, a token's name.
+    /// The `list` table: a key's app and name, a token's name and scope.
     static func table(_ credentials: [Credential], kind: CredentialKind) -> String {
         guard !credentials.isEmpty else {
             return kind == .ingest
                 ? "No ingest keys. Create one with `decodewatch keys create --app APP`.\n"
                 : "No read tokens. Create one with `decodewatch tokens create --name NAME`.\n"
         }
-        // Keys belong to an app and may have a name; tokens only have a name.
+        // Keys belong to an app and may have a name; tokens have a name and a scope.
         let ingest = kind == .ingest
-        var rows = [["ID"] + (ingest ? ["APP"] : []) + ["NAME", "CREATED", "LAST USED", "STATUS"]]
+        var rows = [
+            ["ID"] + (ingest ? ["APP"] : []) + ["NAME"] + (ingest ? [] : ["SCOPE"])
+                + ["CREATED", "LAST USED", "STATUS"]
+        ]
         for credential in credentials {
             rows.append(
-                [credential.id] + (ingest ? [credential.app ?? "-"] : []) + [
-                    credential.name ?? "-", RFC3339.string(from: credential.createdAt),
-                    credential.lastUsedAt.map(RFC3339.string(from:)) ?? "never",
-                    credential.revokedAt == nil ? "active" : "revoked",
-                ])
+                [credential.id] + (ingest ? [credential.app ?? "-"] : []) + [credential.name ?? "-"]
+                    + (ingest ? [] : [credential.scope?.rawValue ?? "-"]) + [
+                        RFC3339.string(from: credential.createdAt),
+                        credential.lastUsedAt.map(RFC3339.string(from:)) ?? "never",
+                        credential.revokedAt == nil ? "active" : "revoked",
+                    ])
         }
         return TextTable.render(rows)
     }

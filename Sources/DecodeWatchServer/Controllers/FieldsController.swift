@@ -9,7 +9,7 @@ import Hummingbird
 /// (docs/triage.md, "Contract drift").
 /// It takes the same filters as the summary, plus `verdict`; the contracts are read once per request and every group
 /// is judged in memory.
-struct FieldsController<Context: RequestContext>: Sendable {
+struct FieldsController<Context: AccessRequestContext>: Sendable {
     let store: any CollectorStore
     let normalizer: EndpointNormalizer
 
@@ -50,6 +50,7 @@ struct FieldsController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func resolve(request: Request, context: Context) async throws -> Response {
+        try context.access.require(.resolve)
         let group = try await store.group(namedIn: context)
         let now = Date()
         try await store.apply(.resolve, to: group, at: now)

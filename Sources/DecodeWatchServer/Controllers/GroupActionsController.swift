@@ -5,7 +5,7 @@ import Hummingbird
 
 /// The decisions about a group beyond resolve: `GET /v1/groups/{group}`, and
 /// `POST /v1/groups/{group}/resolve-in-next-version`, `…/mute?for=24h` (or `?count=100`), `…/unmute`.
-struct GroupActionsController<Context: RequestContext>: Sendable {
+struct GroupActionsController<Context: AccessRequestContext>: Sendable {
     let store: any GroupActionStore
 
     func addRoutes(to router: some RouterMethods<Context>) {
@@ -30,6 +30,7 @@ struct GroupActionsController<Context: RequestContext>: Sendable {
     }
 
     private func apply(_ action: GroupAction, _ context: Context) async throws -> Response {
+        try context.access.require(action)
         let group = try await store.group(namedIn: context)
         try await store.apply(action, to: group, at: Date())
         let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()

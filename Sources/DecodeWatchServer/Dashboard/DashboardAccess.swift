@@ -10,7 +10,8 @@ import Hummingbird
 /// out deletes the session, so a copied cookie stops working too; revoking the token or the session's
 /// expiry (``sessionSeconds``) ends it at the next page. Every form carries the value of a second
 /// SameSite=Strict cookie (double-submit CSRF token), so another site can neither read the pages nor post
-/// the forms. Without read tokens the dashboard is as open as the query API.
+/// the forms. Without read tokens the dashboard is as open as the query API; with them, a session may take the
+/// actions its token's scope allows, and the pages offer only those.
 struct DashboardAccess: Sendable {
     let verifier: CredentialVerifier
     let sessions: any SessionStore
@@ -22,15 +23,20 @@ struct DashboardAccess: Sendable {
     /// How long a sign-in lasts.
     static let sessionSeconds = 12 * 3600
 
-    /// Whether the request may read: no read token exists, or it carries a live session (cookie) or a valid
-    /// read token (`Authorization: Bearer`).
-    func allows(_ request: Request) async throws -> Bool {
-        guard try await verifier.isRequired(.read) else { return true }
+    /// What the request may do: anything while no read token exists; otherwise what the token of its live
+    /// session (cookie) or its read token (`Authorization: Bearer`) allows.
+    /// - Returns: `nil` when the request may not even read.
+    func check(_ request: Request) async throws -> RequestAccess? {
+        guard try await verifier.isRequired(.read) else { return .open }
+        let credential: Credential?
         if let session = request.cookies[Self.sessionCookie]?.value, !session.isEmpty {
-            return try await sessions.sessionCredential(secretHash: CredentialSecret.hash(session), now: Date()) != nil
+            credential = try await sessions.sessionCredential(secretHash: CredentialSecret.hash(session), now: Date())
+        } else if let secret = request.bearerToken {
+            credential = try await verifier.verify(secret: secret, kind: .read)
+        } else {
+            credential = nil
         }
-        guard let secret = request.bearerToken else { return false }
-        return try await verifier.verify(secret: secret, kind: .read) != nil
+        return credential.map { .token($0.scope ?? .read) }
     }
 
     /// Whether sign-in is needed at all, to show or hide the sign-out button.

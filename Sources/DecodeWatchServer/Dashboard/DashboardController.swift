@@ -33,7 +33,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func fields(request: Request, context: Context) async throws -> Response {
-        guard try await access.allows(request) else { return signInRedirect(request) }
+        guard try await access.check(request) != nil else { return signInRedirect(request) }
         var view = try await list.view(FieldListPage.Request(FormValues(query: request)), now: Date())
         view.page = try await chrome(request)
         return try render(
@@ -41,7 +41,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func group(request: Request, context: Context) async throws -> Response {
-        guard try await access.allows(request) else { return signInRedirect(request) }
+        guard let allowed = try await access.check(request) else { return signInRedirect(request) }
         let id = try context.parameters.require("group")
         let values = FormValues(query: request)
         let window = values.nonEmpty("window").flatMap(DashboardWindow.init(rawValue:)) ?? .day
@@ -53,11 +53,12 @@ struct DashboardController<Context: RequestContext>: Sendable {
                 "No such group", "No group has the id \u{201C}\(id)\u{201D}.", request: request, status: .notFound)
         }
         view.page = try await chrome(request)
+        view.offerDecisions(to: allowed)
         return try render("group", view, csrf: view.page.csrf, request: request)
     }
 
     @Sendable func act(request: Request, context: Context) async throws -> Response {
-        guard try await access.allows(request) else { return signInRedirect(request) }
+        guard let allowed = try await access.check(request) else { return signInRedirect(request) }
         let form = try await Self.form(request, context: context)
         guard DashboardAccess.csrfMatches(request, form: form) else {
             return try message(
@@ -66,9 +67,13 @@ struct DashboardController<Context: RequestContext>: Sendable {
         }
         let id = try context.parameters.require("group")
         do {
-            try await store.apply(try Self.action(form), to: id, at: Date())
+            let action = try Self.action(form)
+            try allowed.require(action)
+            try await store.apply(action, to: id, at: Date())
         } catch let error as QueryError {
             return try message("Cannot do that", error.message, request: request, status: .badRequest)
+        } catch let error as APIError where error.status == .forbidden {
+            return try message("Not allowed", error.message, request: request, status: .forbidden)
         }
         let back = form["return"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
         return .redirect(to: back ?? "/groups/\(id)")

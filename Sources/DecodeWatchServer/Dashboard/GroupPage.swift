@@ -115,7 +115,17 @@ struct GroupView: Sendable {
     var drift: DriftView?
     /// The fix, written; `nil` when the group has no failures left to read it from.
     var suggestion: SuggestionView?
+    /// Why the page offers no decisions; `nil` when the viewer may take them, and the forms are shown.
+    var decisionNote: String?
     var page = DashboardPage.Chrome()
+
+    /// Offers the decisions only to a viewer whose access allows them: a form that could only be refused is
+    /// left out, with the scope it would need said instead.
+    mutating func offerDecisions(to access: RequestAccess) {
+        guard case .token(let held) = access, !held.allows(GroupAction.requiredScope) else { return }
+        decisionNote = RequestAccess.refusal(
+            GroupAction.requiredScope, held: held, for: "Resolving or muting a group")
+    }
 
     init(
         group: StoredGroup, field: FieldSummary?, state: GroupActionState, window: DashboardWindow,

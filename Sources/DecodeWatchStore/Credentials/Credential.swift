@@ -4,7 +4,7 @@ import Foundation
 public enum CredentialKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An ingest key: sends batches for one app.
     case ingest
-    /// A read token: reads the query API, the dashboard, and resolves groups.
+    /// A read token: reads the query API and the dashboard, and may do more as its ``TokenScope`` allows.
     case read
 
     /// The prefix of every secret of this kind, so secret scanners can recognise a leaked one.
@@ -34,6 +34,8 @@ public struct Credential: Sendable, Hashable, Codable {
     public var app: String?
     /// A name chosen by the operator, e.g. `ios-production`.
     public var name: String?
+    /// What a read token may do; `nil` for ingest keys.
+    public var scope: TokenScope?
     /// When it was created.
     public var createdAt: Date
     /// When it was last used, updated at most once a minute.
@@ -42,7 +44,7 @@ public struct Credential: Sendable, Hashable, Codable {
     public var revokedAt: Date?
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, app, name
+        case id, kind, app, name, scope
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
         case revokedAt = "revoked_at"
@@ -55,8 +57,11 @@ extension Credential {
     ///   - kind: what it allows.
     ///   - app: the app an ingest key sends for; `nil` for read tokens.
     ///   - name: a name chosen by the operator.
+    ///   - scope: what a read token may do; ignored for ingest keys. Reading only unless asked for more.
     ///   - createdAt: when it is created.
-    public init(kind: CredentialKind, app: String?, name: String?, createdAt: Date) {
-        self.init(id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name, createdAt: createdAt)
+    public init(kind: CredentialKind, app: String?, name: String?, scope: TokenScope = .read, createdAt: Date) {
+        self.init(
+            id: CredentialSecret.makeID(kind: kind), kind: kind, app: app, name: name,
+            scope: kind == .read ? scope : nil, createdAt: createdAt)
     }
 }

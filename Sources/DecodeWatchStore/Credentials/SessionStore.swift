@@ -12,7 +12,8 @@ public protocol SessionStore: Sendable {
     ///   - expiresAt: when it stops working.
     func insertSession(secretHash: String, credentialID: String, at date: Date, expiresAt: Date) async throws
 
-    /// The read token of a live session: one that has not expired at `now` and whose token is not revoked.
+    /// The read token of a live session, with its scope: one that has not expired at `now` and whose token is not
+    /// revoked.
     /// - Returns: `nil` for an unknown, expired or ended session, or a revoked token.
     func sessionCredential(secretHash: String, now: Date) async throws -> Credential?
 

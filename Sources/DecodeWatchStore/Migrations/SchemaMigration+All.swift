@@ -329,5 +329,13 @@ extension SchemaMigration {
         SchemaMigration(
             sqlite: "addIngestLogOwner", postgres: (19, "add_ingest_log_owner"),
             steps: [.only(.postgres, [.sql("ALTER TABLE ingest_log ADD COLUMN owner BIGINT")])]),
+        // What each read token may do (``TokenScope``); ingest keys have none. Tokens made before scopes could
+        // resolve and mute, so they keep that as `triage`; new ones say their scope when they are made.
+        SchemaMigration(
+            sqlite: "addTokenScopes", postgres: (20, "add_token_scopes"),
+            steps: [
+                .addColumn(.text("scope", .nullable), to: "credentials"),
+                .sql("UPDATE credentials SET scope = 'triage' WHERE kind = 'read'"),
+            ]),
     ]
 }

@@ -4,12 +4,13 @@ extension SQLStore {
     public func insertCredential(_ credential: Credential, secretHash: String) async throws {
         let statement = SQLStatement(
             """
-            INSERT INTO credentials (credential_id, kind, app_id, name, secret_hash, created_at)
-            VALUES (\(dialect.parameters(from: 1, count: 6)))
+            INSERT INTO credentials (credential_id, kind, app_id, name, scope, secret_hash, created_at)
+            VALUES (\(dialect.parameters(from: 1, count: 7)))
             """,
             [
                 .text(credential.id), .text(credential.kind.rawValue), SQLValue(credential.app),
-                SQLValue(credential.name), .text(secretHash), SQLValue(credential.createdAt),
+                SQLValue(credential.name), SQLValue(credential.scope?.rawValue), .text(secretHash),
+                SQLValue(credential.createdAt),
             ])
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
@@ -58,22 +59,26 @@ extension SQLStore {
 }
 
 extension Credential {
+    /// The columns ``init(_:)`` reads, each prefixed (`c.` for a table alias, or nothing).
+    static func columns(prefix: String = "") -> String {
+        ["credential_id", "kind", "app_id", "name", "scope", "created_at", "last_used_at", "revoked_at"]
+            .map { prefix + $0 }.joined(separator: ", ")
+    }
+
     /// Reads the credentials matching a condition (which may end in `ORDER BY`).
     fileprivate static func select(where condition: String, _ arguments: [SQLValue]) -> SQLStatement {
-        SQLStatement(
-            """
-            SELECT credential_id, kind, app_id, name, created_at, last_used_at, revoked_at FROM credentials
-            WHERE \(condition)
-            """,
-            arguments)
+        SQLStatement("SELECT \(columns()) FROM credentials WHERE \(condition)", arguments)
     }
 
     /// A `credentials` row.
     init(_ row: SQLRecord) throws {
+        let kind = CredentialKind(rawValue: try row.text("kind")) ?? .read
+        // A read token without a scope this version knows (written by an older or newer version sharing the
+        // database) may only read: a scope is never guessed upwards.
+        let scope = kind == .read ? TokenScope(rawValue: try row.optionalText("scope") ?? "") ?? .read : nil
         self.init(
-            id: try row.text("credential_id"), kind: CredentialKind(rawValue: try row.text("kind")) ?? .read,
-            app: try row.optionalText("app_id"), name: try row.optionalText("name"),
-            createdAt: try row.date("created_at"),
+            id: try row.text("credential_id"), kind: kind, app: try row.optionalText("app_id"),
+            name: try row.optionalText("name"), scope: scope, createdAt: try row.date("created_at"),
             lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
     }
 }

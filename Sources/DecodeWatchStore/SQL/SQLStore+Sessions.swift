@@ -17,7 +17,7 @@ extension SQLStore {
         let p = dialect.parameter
         let statement = SQLStatement(
             """
-            SELECT c.credential_id, c.kind, c.app_id, c.name, c.created_at, c.last_used_at, c.revoked_at
+            SELECT \(Credential.columns(prefix: "c."))
             FROM dashboard_sessions s JOIN credentials c ON c.credential_id = s.credential_id
             WHERE s.session_hash = \(p(1)) AND s.expires_at > \(p(2)) AND c.revoked_at IS NULL
             """,

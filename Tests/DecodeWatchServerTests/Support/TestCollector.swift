@@ -88,11 +88,13 @@ struct TestCollector {
     var port: Int { baseURL.port! }
 
     /// Creates a credential in the collector's store, as `decodewatch keys create` does.
+    /// - Parameter scope: what a read token may do.
     /// - Returns: the secret to send and the stored record.
-    func createCredential(_ kind: CredentialKind, app: String? = nil) async throws -> (String, Credential) {
+    func createCredential(_ kind: CredentialKind, app: String? = nil, scope: TokenScope = .read) async throws -> (
+        String, Credential
+    ) {
         let secret = CredentialSecret(kind: kind)
-        let credential = Credential(
-            kind: kind, app: app, name: "test", createdAt: Date())
+        let credential = Credential(kind: kind, app: app, name: "test", scope: scope, createdAt: Date())
         try await store.insertCredential(credential, secretHash: secret.hash)
         return (secret.value, credential)
     }

@@ -18,15 +18,19 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     ///
     /// SQLite gets a new file; PostgreSQL a new schema in the server named by
     /// `DECODEWATCH_TEST_DATABASE_URL` (`scripts/test` starts one), dropped afterwards.
-    /// - Parameter mode: whether the fixture's stores acknowledge batches from their log, as a collector's do.
+    /// - Parameters:
+    ///   - mode: whether the fixture's stores acknowledge batches from their log, as a collector's do.
+    ///   - prepare: what is done to the database before a store opens it, such as writing an older schema.
     /// - Throws: ``TestSetupError`` when PostgreSQL is asked for and the variable is not set: the
     ///   PostgreSQL half never skips silently.
     func withFreshDatabase<T: Sendable>(
-        mode: StoreMode = .direct, _ body: (StoreFixture) async throws -> T
+        mode: StoreMode = .direct, prepare: (FreshDatabase) async throws -> Void = { _ in },
+        _ body: (StoreFixture) async throws -> T
     ) async throws -> T {
         let database = try await FreshDatabase.create(self)
         let outcome: Result<T, any Error>
         do {
+            try await prepare(database)
             let fixture = try await StoreFixture(database: database, mode: mode)
             do { outcome = .success(try await body(fixture)) } catch { outcome = .failure(error) }
             await fixture.stopPools()
