@@ -16,4 +16,10 @@ struct DecodeWatchCommand: AsyncParsableCommand {
             Serve.self, Fields.self, Digest.self, Resolve.self, Mute.self, Unmute.self, Keys.self, Tokens.self,
             Alerts.self, Demo.self, Contracts.self, Drift.self, Suggest.self, Check.self,
         ])
+
+    /// Runs the command the arguments name, as ArgumentParser's `main` does, after reading a duration typed as
+    /// two words (`--for 2 days`) as one.
+    static func main() async {
+        await main(DurationArgument.joiningUnits(Array(CommandLine.arguments.dropFirst())))
+    }
 }

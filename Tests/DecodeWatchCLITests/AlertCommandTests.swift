@@ -8,8 +8,11 @@ struct AlertCommandTests {
     @Test(
         "add refuses a rule that cannot work, naming what is wrong, and stores nothing",
         arguments: [
-            (["--when", "new", "--webhook", "ftp://hooks.example.com/x"], "must be an http(s) URL"),
-            (["--when", "new", "--webhook", "not a url"], "must be an http(s) URL"),
+            (
+                ["--when", "new", "--webhook", "ftp://hooks.example.com/x"],
+                "'ftp://hooks.example.com/x' is not an http(s) URL"
+            ),
+            (["--when", "new", "--webhook", "not a url"], "--webhook 'not a url' is not an http(s) URL"),
             (["--when", "new", "--over", "30s"], "must be whole minutes"),
             (["--when", "new", "--over", "8d"], "longer than 7d"),
             (["--when", "rate-above:0"], "must be a percentage above 0 and at most 100"),

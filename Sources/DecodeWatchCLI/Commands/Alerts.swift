@@ -39,7 +39,8 @@ extension DecodeWatchCommand.Alerts {
         @Option(help: "Count only this environment's reports (production, staging, …); default: every environment.")
         var environment: String?
         @Option(help: "When it fires: \(AlertCondition.syntax).") var when: String
-        @Option(help: "The window it is evaluated over, ending now: whole minutes from 1m to 7d.") var over = "10m"
+        @Option(help: "The window it is evaluated over, ending now: whole minutes from 1m to 7d (10m, 1h, '2 days').")
+        var over = DurationArgument(seconds: 600)
         @Option(help: "The http(s) URL alerts are posted to (a Slack incoming webhook, or any receiver).")
         var webhook: String
         @Option(help: "slack ({\"text\": …}) or json (schemas/alert.v1.schema.json).") var format = "slack"
@@ -48,8 +49,8 @@ extension DecodeWatchCommand.Alerts {
 
         var draft: AlertRuleDraft {
             AlertRuleDraft(
-                name: name, app: app, endpoint: endpoint, kind: kind, when: when, over: over, webhook: webhook,
-                format: format, environment: environment)
+                name: name, app: app, endpoint: endpoint, kind: kind, when: when, over: over.description,
+                webhook: webhook, format: format, environment: environment)
         }
 
         func validate() throws {
