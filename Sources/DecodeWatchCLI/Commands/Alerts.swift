@@ -141,7 +141,8 @@ extension DecodeWatchCommand.Alerts {
         func run() async throws {
             let rules = try await store.withStore { try await $0.alertRules() }
             guard let rule = rules.first(where: { $0.id == id }) else {
-                throw ValidationError("No alert rule has the id '\(id)'; list rules with `decodewatch alerts list`.")
+                throw StoreError(
+                    .notFound, "No alert rule has the id '\(id)'; list rules with `decodewatch alerts list`.")
             }
             let alert = SampleAlert.make(for: rule, now: Date(), publicURL: publicURL.flatMap(URL.init(string:)))
             let sender = WebhookSender(url: rule.webhook, attempts: 2, initialDelay: 1, timeout: 10)

@@ -77,6 +77,13 @@ extension DecodeWatchCommand {
 
             func run() async throws {
                 let removed = try await store.withStore { try await $0.removeContracts(app: app, name: name) }
+                guard removed > 0 else {
+                    throw StoreError(
+                        .notFound,
+                        "\(app) has no contract named '\(name)'; list them with "
+                            + "`decodewatch contracts list --app \(app)`."
+                    )
+                }
                 print("Removed '\(name)' of \(app) (\(removed) version\(removed == 1 ? "" : "s")).")
             }
         }
