@@ -146,6 +146,8 @@ extension DecodeWatchCommand {
         }
 
         func run() async throws {
+            // Before the store is opened, so that a port in use leaves no new database behind.
+            try await Self.checkPortIsFree(host: host, port: port)
             let logger = logging.makeLogger()
             let registry = PrometheusCollectorRegistry()
             let metrics = PrometheusMetricsFactory.decodewatch(registry: registry)
@@ -193,7 +195,11 @@ extension DecodeWatchCommand {
             // usual 30 s grace period: past the first, services are cancelled; past both, the process aborts.
             groupConfiguration.maximumGracefulShutdownDuration = Self.maximumGracefulShutdown
             groupConfiguration.maximumCancellationDuration = Self.maximumCancellation
-            try await ServiceGroup(configuration: groupConfiguration).run()
+            do {
+                try await ServiceGroup(configuration: groupConfiguration).run()
+            } catch let error where PortInUseError.matches(error) {
+                throw PortInUseError(port: port)
+            }
         }
 
         /// Logs who may send and read, and refuses a non-loopback address while either is open to anyone.
