@@ -29,7 +29,7 @@ struct AlertCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Storage.sqlite.flags(in: folder)
         let webhook = arguments.contains("--webhook") ? [] : ["--webhook", "https://hooks.example.com/T/B/secret"]
-        let result = try CLI.run(["alerts", "add", "--name", "r"] + webhook + arguments + database)
+        let result = try CLI.run(["alerts", "add", "--create", "--name", "r"] + webhook + arguments + database)
         #expect(result.status != 0)
         #expect(result.error.contains(problem), "\(result.error)")
         #expect(!result.error.contains("secret"))
@@ -52,7 +52,8 @@ struct AlertCommandTests {
         let webhook = "http://127.0.0.1:\(receiver.port)/services/T000/B000/secret-token-123"
         let added = try CLI.run(
             [
-                "alerts", "add", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when", "count-above:50",
+                "alerts", "add", "--create", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when",
+                "count-above:50",
                 "--over",
                 "1h", "--webhook", webhook, "--format", "json", "--environment", "staging",
             ] + database)

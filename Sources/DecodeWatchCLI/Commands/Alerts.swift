@@ -46,6 +46,7 @@ extension DecodeWatchCommand.Alerts {
         @Option(help: "slack ({\"text\": …}) or json (schemas/alert.v1.schema.json).") var format = "slack"
         @OptionGroup var store: StoreOptions
         @OptionGroup var databaseOnly: DatabaseOnlyOptions
+        @Flag(help: StoreOptions.createHelp) var create = false
 
         var draft: AlertRuleDraft {
             AlertRuleDraft(
@@ -59,7 +60,7 @@ extension DecodeWatchCommand.Alerts {
 
         func run() async throws {
             let rule = try draft.validate()
-            try await store.withStore(creating: true) { store in
+            try await store.withStore(createFlag: create) { store in
                 if rule.condition.needsDecodes,
                     try await !store.hasDecodeCounts(
                         app: rule.app, endpoint: rule.endpoint, environment: rule.environment)

@@ -19,11 +19,12 @@ extension DecodeWatchCommand {
             @Option(help: "Who or what uses the token, e.g. grafana or alice.") var name: String
             @OptionGroup var store: StoreOptions
             @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @Flag(help: StoreOptions.createHelp) var create = false
 
             func validate() throws { try CredentialActions.check(name, option: "--name") }
 
             func run() async throws {
-                try await CredentialActions.create(kind: .read, app: nil, name: name, store: store)
+                try await CredentialActions.create(kind: .read, app: nil, name: name, store: store, createFlag: create)
             }
         }
     }

@@ -11,11 +11,15 @@ enum CredentialActions {
     }
 
     /// Makes and stores a credential, then prints its secret once on standard output (so a script can
-    /// capture it) and what to do with it on standard error.
-    static func create(kind: CredentialKind, app: String?, name: String?, store: StoreOptions) async throws {
+    /// capture it) and what to do with it on standard error. A missing SQLite file is created only with `--create`.
+    static func create(
+        kind: CredentialKind, app: String?, name: String?, store: StoreOptions, createFlag: Bool
+    ) async throws {
         let secret = CredentialSecret(kind: kind)
         let credential = Credential(kind: kind, app: app, name: name, createdAt: Date())
-        try await store.withStore(creating: true) { try await $0.insertCredential(credential, secretHash: secret.hash) }
+        try await store.withStore(createFlag: createFlag) {
+            try await $0.insertCredential(credential, secretHash: secret.hash)
+        }
         print(secret.value)
         let what =
             kind == .ingest ? "ingest key \(credential.id) for app '\(app ?? "")'" : "read token \(credential.id)"
