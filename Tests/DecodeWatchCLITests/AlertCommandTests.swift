@@ -8,8 +8,11 @@ struct AlertCommandTests {
     @Test(
         "add refuses a rule that cannot work, naming what is wrong, and stores nothing",
         arguments: [
-            (["--when", "new", "--webhook", "ftp://hooks.example.com/x"], "must be an http(s) URL"),
-            (["--when", "new", "--webhook", "not a url"], "must be an http(s) URL"),
+            (
+                ["--when", "new", "--webhook", "ftp://hooks.example.com/x"],
+                "'ftp://hooks.example.com/x' is not an http(s) URL"
+            ),
+            (["--when", "new", "--webhook", "not a url"], "--webhook 'not a url' is not an http(s) URL"),
             (["--when", "new", "--over", "30s"], "must be whole minutes"),
             (["--when", "new", "--over", "8d"], "longer than 7d"),
             (["--when", "rate-above:0"], "must be a percentage above 0 and at most 100"),
@@ -26,7 +29,7 @@ struct AlertCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Storage.sqlite.flags(in: folder)
         let webhook = arguments.contains("--webhook") ? [] : ["--webhook", "https://hooks.example.com/T/B/secret"]
-        let result = try CLI.run(["alerts", "add", "--name", "r"] + webhook + arguments + database)
+        let result = try CLI.run(["alerts", "add", "--create", "--name", "r"] + webhook + arguments + database)
         #expect(result.status != 0)
         #expect(result.error.contains(problem), "\(result.error)")
         #expect(!result.error.contains("secret"))
@@ -49,7 +52,8 @@ struct AlertCommandTests {
         let webhook = "http://127.0.0.1:\(receiver.port)/services/T000/B000/secret-token-123"
         let added = try CLI.run(
             [
-                "alerts", "add", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when", "count-above:50",
+                "alerts", "add", "--create", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when",
+                "count-above:50",
                 "--over",
                 "1h", "--webhook", webhook, "--format", "json", "--environment", "staging",
             ] + database)

@@ -36,7 +36,7 @@ final class AlertHarness: @unchecked Sendable {
     /// Adds a rule with `decodewatch alerts add` and returns its id.
     @discardableResult
     func addRule(_ arguments: [String]) throws -> String {
-        let result = try CLI.run(["alerts", "add", "--webhook", webhook] + arguments + database)
+        let result = try CLI.run(["alerts", "add", "--create", "--webhook", webhook] + arguments + database)
         try #require(result.status == 0, "\(result.error)")
         let id = result.output.split(separator: " ").first { $0.hasPrefix("rule_") }
         return try #require(id.map(String.init))

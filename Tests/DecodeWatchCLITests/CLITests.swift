@@ -70,7 +70,7 @@ struct CLITests {
         #expect(open.status != 0)
         #expect(open.error.contains("no ingest keys exist"))
         #expect(open.error.contains("--allow-unauthenticated-remote"))
-        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop"] + db).status == 0)
+        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
         let keysOnly = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
         #expect(keysOnly.status != 0)
         #expect(!keysOnly.error.contains("no ingest keys exist"))
@@ -84,7 +84,7 @@ struct CLITests {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = try storage.flags(in: folder)
-        let created = try CLI.run(["keys", "create", "--app", "com.example.shop", "--name", "ios"] + db)
+        let created = try CLI.run(["keys", "create", "--create", "--app", "com.example.shop", "--name", "ios"] + db)
         #expect(created.status == 0)
         let key = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.hasPrefix("dwk_") && key.count == 47)
@@ -158,7 +158,7 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = try storage.flags(in: folder)
         // Only commands that add something create a database; resolve refuses a missing one.
-        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop"] + db).status == 0)
+        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
         let result = try CLI.run(["resolve", "0123456789abcdef"] + db)
         #expect(result.status != 0)
         #expect(result.error.contains("No group has the id '0123456789abcdef'"))

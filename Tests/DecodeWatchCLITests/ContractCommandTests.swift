@@ -29,7 +29,7 @@ struct ContractCommandTests {
         try String(contentsOf: Self.spec, encoding: .utf8)
             .replacingOccurrences(of: "#/components/schemas/label'", with: "#/components/schemas/labl'")
             .write(to: broken, atomically: true, encoding: .utf8)
-        let refused = try CLI.run(["contracts", "import", broken.path, "--app", "com.example.octo"] + db)
+        let refused = try CLI.run(["contracts", "import", broken.path, "--create", "--app", "com.example.octo"] + db)
         #expect(refused.status != 0)
         #expect(refused.error.contains("broken.yaml: "), "\(refused.error)")
         #expect(refused.error.contains("'#/components/schemas/labl' does not exist"), "\(refused.error)")
@@ -37,7 +37,7 @@ struct ContractCommandTests {
         #expect((try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [Any])?.isEmpty == true, "\(listed)")
 
         let imported = try CLI.run(
-            ["contracts", "import", Self.spec.path, "--app", "com.example.octo", "--name", "github"] + db)
+            ["contracts", "import", Self.spec.path, "--create", "--app", "com.example.octo", "--name", "github"] + db)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(imported.output.contains("Imported 'github' for com.example.octo"))
         #expect(try CLI.run(["contracts", "list"] + db).output.contains("github"))

@@ -18,9 +18,9 @@ struct DeployTopologyTests {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Storage.postgres.flags(in: folder)
-        let key = try CLI.run(["keys", "create", "--app", "com.example.shop"] + database).output
+        let key = try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + database).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let token = try CLI.run(["tokens", "create", "--name", "dashboard"] + database).output
+        let token = try CLI.run(["tokens", "create", "--create", "--name", "dashboard"] + database).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.hasPrefix("dwk_") && token.hasPrefix("dwr_"))
 

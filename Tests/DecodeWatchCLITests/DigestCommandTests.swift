@@ -15,7 +15,7 @@ import Testing
         let command = try DecodeWatchCommand.Digest.parse([
             "--since", "7d", "--format", "html", "--app", "com.example.shop",
         ])
-        #expect(command.format == .html && command.since == "7d" && command.app == "com.example.shop")
+        #expect(command.format == .html && command.since?.text == "7d" && command.app == "com.example.shop")
         do {
             _ = try DecodeWatchCommand.Digest.parse(["--webhook", "ftp://example.com/x"])
             Issue.record("ftp webhook accepted")

@@ -24,16 +24,38 @@ struct MissingDatabaseTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// The commands that add something, each with what it needs besides the store flags.
+    static let adding: [[String]] = [
+        ["keys", "create", "--app", "com.example.shop"], ["tokens", "create", "--name", "grafana"],
+        ["alerts", "add", "--name", "r", "--when", "new", "--webhook", "https://hooks.example.com/x"],
+        ["contracts", "import", ContractCommandTests.spec.path, "--app", "com.example.octo"],
+    ]
+
     @Test(
-        "commands that add something create the database, as before",
-        arguments: [["keys", "create", "--app", "com.example.shop"], ["tokens", "create", "--name", "grafana"]])
+        "a command that adds something refuses a missing file without --create, saying how to create it",
+        arguments: adding)
+    func addingCommandRefuses(command: [String]) throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typo = folder.appendingPathComponent("typo.sqlite").path
+        let result = try CLI.run(command + ["--db", typo])
+        #expect(result.status == 1, "\(result.error)")
+        #expect(result.error.contains("No database at \(typo)"), "\(result.error)")
+        #expect(result.error.contains("or add --create to create it with this command."), "\(result.error)")
+        #expect(result.output.isEmpty, "\(result.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("with --create, a command that adds something creates the database", arguments: adding)
     func addingCommandCreates(command: [String]) throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("new.sqlite").path
-        let result = try CLI.run(command + ["--db", path])
+        let result = try CLI.run(command + ["--create", "--db", path])
         #expect(result.status == 0, "\(result.error)")
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(try CLI.run([command[0], "list", "--db", path]).status == 0)
+        // Once the file exists, adding needs no --create.
+        #expect(try CLI.run(["tokens", "create", "--name", "again", "--db", path]).status == 0)
     }
 }

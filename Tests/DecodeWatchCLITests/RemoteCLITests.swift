@@ -137,6 +137,7 @@ struct RemoteCLITests {
     func unreachable() throws {
         let result = try CLI.run(["fields", "--url", "http://127.0.0.1:9"])
         #expect(result.status == 1)
-        #expect(result.error.contains("Cannot reach the collector at http://127.0.0.1:9"), "\(result.error)")
+        #expect(result.error.contains("Could not connect to the collector at http://127.0.0.1:9"), "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
     }
 }

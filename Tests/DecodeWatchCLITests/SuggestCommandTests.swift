@@ -55,7 +55,7 @@ struct SuggestCommandTests {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = ["--db", folder.appendingPathComponent("cli.sqlite").path]
-        #expect(try CLI.run(["keys", "create", "--app", "com.example.shop"] + db).status == 0)
+        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
         let short = try CLI.run(["suggest", "abcde"] + db)
         #expect(short.status == 64)
         #expect(short.error.contains("The group id 'abcde' is too short"), "\(short.error)")

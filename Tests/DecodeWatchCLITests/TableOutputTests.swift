@@ -29,9 +29,10 @@ struct TableOutputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = try Storage.sqlite.flags(in: folder)
         #expect(
-            try CLI.run(["keys", "create", "--app", "com.example.shop", "--name", "ios-production"] + db).status == 0)
-        #expect(try CLI.run(["keys", "create", "--app", "com.example.octo"] + db).status == 0)
-        #expect(try CLI.run(["tokens", "create", "--name", "grafana"] + db).status == 0)
+            try CLI.run(["keys", "create", "--create", "--app", "com.example.shop", "--name", "ios-production"] + db)
+                .status == 0)
+        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.octo"] + db).status == 0)
+        #expect(try CLI.run(["tokens", "create", "--create", "--name", "grafana"] + db).status == 0)
 
         let keys = try CLI.run(["keys", "list"] + db).output.split(separator: "\n").map(String.init)
         try Self.expectLinedUp(keys, header: ["ID", "APP", "NAME", "CREATED", "LAST USED", "STATUS"])
@@ -51,7 +52,9 @@ struct TableOutputTests {
         let db = try Storage.sqlite.flags(in: folder)
         let spec = ContractCommandTests.spec.path
         #expect(
-            try CLI.run(["contracts", "import", spec, "--app", "com.example.octo", "--name", "github"] + db).status == 0
+            try CLI.run(
+                ["contracts", "import", spec, "--create", "--app", "com.example.octo", "--name", "github"] + db
+            ).status == 0
         )
         let lines = try CLI.run(["contracts", "list"] + db).output.split(separator: "\n").map(String.init)
         try Self.expectLinedUp(

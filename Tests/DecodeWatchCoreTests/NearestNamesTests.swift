@@ -11,6 +11,7 @@ struct NearestNamesTests {
         #expect(NearestNames.ordered(apps, by: "com.example.shop", limit: 1) == ["com.example.shop"])
         #expect(NearestNames.suggestion(for: "sinse", in: ["since", "until", "limit"]) == "since")
         #expect(NearestNames.suggestion(for: "FIELDS", in: ["fields", "drift"]) == "fields")
+        #expect(NearestNames.suggestion(for: "feilds", in: ["fields", "digest"]) == "fields")  // a swap is one edit
         #expect(NearestNames.suggestion(for: "verbose", in: ["since", "until"]) == nil)
     }
 

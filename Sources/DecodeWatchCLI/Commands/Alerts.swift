@@ -39,17 +39,19 @@ extension DecodeWatchCommand.Alerts {
         @Option(help: "Count only this environment's reports (production, staging, …); default: every environment.")
         var environment: String?
         @Option(help: "When it fires: \(AlertCondition.syntax).") var when: String
-        @Option(help: "The window it is evaluated over, ending now: whole minutes from 1m to 7d.") var over = "10m"
+        @Option(help: "The window it is evaluated over, ending now: whole minutes from 1m to 7d (10m, 1h, '2 days').")
+        var over = DurationArgument(seconds: 600)
         @Option(help: "The http(s) URL alerts are posted to (a Slack incoming webhook, or any receiver).")
         var webhook: String
         @Option(help: "slack ({\"text\": …}) or json (schemas/alert.v1.schema.json).") var format = "slack"
         @OptionGroup var store: StoreOptions
         @OptionGroup var databaseOnly: DatabaseOnlyOptions
+        @Flag(help: StoreOptions.createHelp) var create = false
 
         var draft: AlertRuleDraft {
             AlertRuleDraft(
-                name: name, app: app, endpoint: endpoint, kind: kind, when: when, over: over, webhook: webhook,
-                format: format, environment: environment)
+                name: name, app: app, endpoint: endpoint, kind: kind, when: when, over: over.description,
+                webhook: webhook, format: format, environment: environment)
         }
 
         func validate() throws {
@@ -58,7 +60,7 @@ extension DecodeWatchCommand.Alerts {
 
         func run() async throws {
             let rule = try draft.validate()
-            try await store.withStore(creating: true) { store in
+            try await store.withStore(createFlag: create) { store in
                 if rule.condition.needsDecodes,
                     try await !store.hasDecodeCounts(
                         app: rule.app, endpoint: rule.endpoint, environment: rule.environment)
@@ -140,7 +142,8 @@ extension DecodeWatchCommand.Alerts {
         func run() async throws {
             let rules = try await store.withStore { try await $0.alertRules() }
             guard let rule = rules.first(where: { $0.id == id }) else {
-                throw ValidationError("No alert rule has the id '\(id)'; list rules with `decodewatch alerts list`.")
+                throw StoreError(
+                    .notFound, "No alert rule has the id '\(id)'; list rules with `decodewatch alerts list`.")
             }
             let alert = SampleAlert.make(for: rule, now: Date(), publicURL: publicURL.flatMap(URL.init(string:)))
             let sender = WebhookSender(url: rule.webhook, attempts: 2, initialDelay: 1, timeout: 10)

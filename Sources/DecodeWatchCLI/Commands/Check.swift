@@ -25,7 +25,7 @@ extension DecodeWatchCommand {
         @Option(help: "Only this environment's reports and decodes, for both versions (production, testflight, …).")
         var environment: String?
         @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
-        var since: String?
+        var since: TimeArgument?
         @Option(help: "A field fails from this rate: 1%, 0.5% or a fraction such as 0.01. Default: 1%.")
         var maxRate: String?
         @Option(help: "With --baseline, a field fails only from this many times its baseline rate. Default: 3.")
@@ -62,7 +62,7 @@ extension DecodeWatchCommand {
                     ReleaseVerdict.self, "/v1/check",
                     query: [
                         "app": app, "version": version, "baseline": baseline, "environment": environment,
-                        "since": since, "max_rate": maxRate,
+                        "since": since?.text, "max_rate": maxRate,
                         "max_ratio": maxRatio, "min_decodes": minDecodes,
                     ])
             }
@@ -79,7 +79,7 @@ extension DecodeWatchCommand {
         private func query(now: Date) throws -> ReleaseCheckQuery {
             do {
                 return try ReleaseCheckQuery.parse(
-                    app: app, version: version, baseline: baseline, environment: environment, since: since,
+                    app: app, version: version, baseline: baseline, environment: environment, since: since?.text,
                     maxRate: maxRate,
                     maxRatio: maxRatio, minDecodes: minDecodes, now: now, spelling: .flags)
             } catch {

@@ -25,6 +25,7 @@ extension DecodeWatchCommand {
             var name: String?
             @OptionGroup var store: StoreOptions
             @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @Flag(help: StoreOptions.createHelp) var create = false
 
             func validate() throws {
                 guard !app.isEmpty else { throw ValidationError("--app must not be empty.") }
@@ -42,7 +43,7 @@ extension DecodeWatchCommand {
                 let spec = try OpenAPIContractReader.read(data, source: url.lastPathComponent)
                 let contractName = name ?? url.deletingPathExtension().lastPathComponent
                 let info = ContractInfo(app: app, name: contractName, source: file, spec: spec, at: Date())
-                try await store.withStore(creating: true) { try await $0.insertContract(info, spec: spec) }
+                try await store.withStore(createFlag: create) { try await $0.insertContract(info, spec: spec) }
                 print(
                     "Imported '\(contractName)' for \(app): \(spec.title) \(spec.version), OpenAPI \(spec.openapi), "
                         + "\(spec.operations.count) operations (version \(RFC3339.string(from: info.importedAt))).")
@@ -77,6 +78,13 @@ extension DecodeWatchCommand {
 
             func run() async throws {
                 let removed = try await store.withStore { try await $0.removeContracts(app: app, name: name) }
+                guard removed > 0 else {
+                    throw StoreError(
+                        .notFound,
+                        "\(app) has no contract named '\(name)'; list them with "
+                            + "`decodewatch contracts list --app \(app)`."
+                    )
+                }
                 print("Removed '\(name)' of \(app) (\(removed) version\(removed == 1 ? "" : "s")).")
             }
         }

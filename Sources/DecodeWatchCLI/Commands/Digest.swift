@@ -22,10 +22,10 @@ extension DecodeWatchCommand {
         @OptionGroup var store: StoreOptions
 
         @OptionGroup var databaseOnly: DatabaseOnlyOptions
-        @Option(help: "The last so long (24h, 7d), to the minute, or an RFC 3339 start. Not with --period.")
-        var since: String?
+        @Option(help: "The last so long (24h, 7d, '2 days'), to the minute, or an RFC 3339 start. Not with --period.")
+        var since: TimeArgument?
         @Option(help: "The last whole period of this length (24h, 7d), aligned. Default: the last whole UTC day.")
-        var period: String?
+        var period: DurationArgument?
         @Option(help: "Output format: markdown, html or json.") var format: DigestFormat = .markdown
         @Option(help: "Write the digest to this file instead of standard output.") var output: String?
         @Option(help: "POST the digest to this Slack-compatible webhook URL, once per period.") var webhook: String?
@@ -51,7 +51,7 @@ extension DecodeWatchCommand {
                 throw ValidationError(error.message)
             }
             guard (1...10).contains(webhookAttempts) else { throw ValidationError("--webhook-attempts must be 1–10.") }
-            do { _ = try DigestPeriod.parse(since: since, period: period, now: Date()) } catch {
+            do { _ = try DigestPeriod.parse(since: since?.text, period: period?.description, now: Date()) } catch {
                 throw ValidationError(error.message)
             }
         }
@@ -60,7 +60,7 @@ extension DecodeWatchCommand {
             let now = Date()
             let logger = logging.makeLogger()
             let span: DigestPeriod
-            do { span = try DigestPeriod.parse(since: since, period: period, now: now) } catch {
+            do { span = try DigestPeriod.parse(since: since?.text, period: period?.description, now: now) } catch {
                 throw ValidationError(error.message)
             }
             let job = DigestJob(

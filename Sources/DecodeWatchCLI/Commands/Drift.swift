@@ -16,27 +16,23 @@ extension DecodeWatchCommand {
         @OptionGroup var source: SourceOptions
         @OptionGroup var filters: FieldFilterOptions
         @Option(help: "Only this verdict: \(DriftVerdict.allCases.map(\.rawValue).joined(separator: ", ")).")
-        var verdict: String?
+        var verdict: DriftVerdict?
         @Option(help: "Most groups judged (1–\(FieldsQuery.maxLimit)).") var limit = FieldsQuery.defaultLimit
         @Option(help: "Output format: table, json or csv.") var format: Fields.Format = .table
 
+        func validate() throws { try FieldFilterOptions.check(limit: limit) }
+
         func run() async throws {
             let query = try filters.query(limit: limit, now: Date())
-            let verdictValue: DriftVerdict?
-            do {
-                verdictValue = try DriftVerdict.parse(verdict)
-            } catch {
-                throw ValidationError(error.message)
-            }
             let report: DriftReport
             switch try source.source() {
             case .store(let store):
                 let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
-                report = DriftReport(summary: summary, verdict: verdictValue)
+                report = DriftReport(summary: summary, verdict: verdict)
             case .collector(let collector):
                 report = try await collector.get(
                     DriftReport.self, "/v1/drift",
-                    query: filters.collectorQuery(limit: limit, ["verdict": verdict]))
+                    query: filters.collectorQuery(limit: limit, ["verdict": verdict?.rawValue]))
             }
             if UnknownValues.printsAnswer(report.warnings, json: format == .json) {
                 print(DriftRenderer.render(report, as: format), terminator: "")
@@ -45,3 +41,5 @@ extension DecodeWatchCommand {
         }
     }
 }
+
+extension DriftVerdict: ExpressibleByArgument {}

@@ -30,6 +30,8 @@ extension DecodeWatchCommand {
         @Option(help: "Most groups shown (1–\(FieldsQuery.maxLimit)).") var limit = FieldsQuery.defaultLimit
         @Option(help: "Output format: table, json or csv.") var format: Format = .table
 
+        func validate() throws { try FieldFilterOptions.check(limit: limit) }
+
         func run() async throws {
             let query = try filters.query(limit: limit, now: Date())
             // Statuses with decisions applied (resolved in the next version) and contract verdicts, as

@@ -20,6 +20,7 @@ extension DecodeWatchCommand {
             @Option(help: "A name to recognise the key by, e.g. ios-production.") var name: String?
             @OptionGroup var store: StoreOptions
             @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @Flag(help: StoreOptions.createHelp) var create = false
 
             func validate() throws {
                 try CredentialActions.check(app, option: "--app")
@@ -27,7 +28,8 @@ extension DecodeWatchCommand {
             }
 
             func run() async throws {
-                try await CredentialActions.create(kind: .ingest, app: app, name: name, store: store)
+                try await CredentialActions.create(
+                    kind: .ingest, app: app, name: name, store: store, createFlag: create)
             }
         }
     }

@@ -18,23 +18,38 @@ extension DecodeWatchCommand {
         @Argument(
             help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
         var group: String
-        @Option(name: .customLong("for"), help: "How long, e.g. 90m, 24h, 7d, 2w.") var period: String?
-        @Option(help: "How many more failures end the mute.") var count: String?
+        @Option(
+            name: .customLong("for"),
+            help: ArgumentHelp("How long: 90m, 24h, 2d, '2 days', 1w.", valueName: "duration"))
+        var period: DurationArgument?
+        @Option(help: ArgumentHelp("How many more failures end the mute: 1 or more.", valueName: "failures"))
+        var count: Int?
         @OptionGroup var source: SourceOptions
 
         func validate() throws {
-            do {
-                try GroupIDPrefix.check(group)
-                _ = try GroupMute.parse(period: period, count: count)
-            } catch {
-                throw ValidationError(error.message)
-            }
+            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+            _ = try requestedMute()
         }
 
         func run() async throws {
-            let mute = try GroupMute.parse(period: period, count: count)
+            let mute = try requestedMute()
             let id = try await source.apply(.mute(mute), to: group)
             print("Muted \(id) \(mute.summary).")
+        }
+
+        /// The mute the options ask for, in the CLI's words when they ask for none, both, or too few failures.
+        private func requestedMute() throws -> GroupMute {
+            switch (period, count) {
+            case (let period?, nil): return .period(period.seconds)
+            case (nil, let count?):
+                guard count >= 1 else {
+                    throw ValidationError("--count \(count) must be a whole number of failures, 1 or more.")
+                }
+                return .occurrences(count)
+            default:
+                throw ValidationError(
+                    "Mute for a period (--for 24h) or until a number of failures (--count 100): give one of the two.")
+            }
         }
     }
 

@@ -152,6 +152,8 @@ extension DecodeWatchCommand {
         }
 
         func run() async throws {
+            // Before the store is opened, so that a port in use leaves no new database behind.
+            try await Self.checkPortIsFree(host: host, port: port)
             let logger = logging.makeLogger()
             if metricsRequireToken {
                 logger.warning("--metrics-require-token is deprecated: /metrics needs a read token by default")
@@ -202,7 +204,11 @@ extension DecodeWatchCommand {
             // usual 30 s grace period: past the first, services are cancelled; past both, the process aborts.
             groupConfiguration.maximumGracefulShutdownDuration = Self.maximumGracefulShutdown
             groupConfiguration.maximumCancellationDuration = Self.maximumCancellation
-            try await ServiceGroup(configuration: groupConfiguration).run()
+            do {
+                try await ServiceGroup(configuration: groupConfiguration).run()
+            } catch let error where PortInUseError.matches(error) {
+                throw PortInUseError(port: port)
+            }
         }
 
         /// Logs who may send and read, and refuses a non-loopback address while either is open to anyone.

@@ -28,11 +28,13 @@ extension DecodeWatchCommand {
             var scope = TokenScope.read
             @OptionGroup var store: StoreOptions
             @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @Flag(help: StoreOptions.createHelp) var create = false
 
             func validate() throws { try CredentialActions.check(name, option: "--name") }
 
             func run() async throws {
-                try await CredentialActions.create(kind: .read, app: nil, name: name, scope: scope, store: store)
+                try await CredentialActions.create(
+                    kind: .read, app: nil, name: name, scope: scope, store: store, createFlag: create)
             }
         }
     }

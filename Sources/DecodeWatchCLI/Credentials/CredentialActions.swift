@@ -11,14 +11,17 @@ enum CredentialActions {
     }
 
     /// Makes and stores a credential, then prints its secret once on standard output (so a script can
-    /// capture it) and what to do with it on standard error.
+    /// capture it) and what to do with it on standard error. A missing SQLite file is created only with `--create`.
     /// - Parameter scope: what a read token may do; ignored for ingest keys.
     static func create(
-        kind: CredentialKind, app: String?, name: String?, scope: TokenScope = .read, store: StoreOptions
+        kind: CredentialKind, app: String?, name: String?, scope: TokenScope = .read, store: StoreOptions,
+        createFlag: Bool
     ) async throws {
         let secret = CredentialSecret(kind: kind)
         let credential = Credential(kind: kind, app: app, name: name, scope: scope, createdAt: Date())
-        try await store.withStore(creating: true) { try await $0.insertCredential(credential, secretHash: secret.hash) }
+        try await store.withStore(createFlag: createFlag) {
+            try await $0.insertCredential(credential, secretHash: secret.hash)
+        }
         print(secret.value)
         let what =
             kind == .ingest

@@ -4,27 +4,57 @@ import Foundation
 
 /// The filters of the commands that read breaking fields (`fields`, `drift`): the options of `GET /v1/fields`,
 /// parsed by the same ``FieldsQuery/parse(app:endpoint:kind:version:environment:since:until:limit:status:now:normalizer:)``.
+///
+/// Each value is checked here, under its flag's name, so that a bad one is a usage error of the command that
+/// took it; the parser the API shares then has nothing left to refuse.
 struct FieldFilterOptions: ParsableArguments {
     @Option(help: "Only this app id.") var app: String?
     @Option(help: "Only this endpoint, e.g. 'GET /v2/posts' (normalized like reports).") var endpoint: String?
-    @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind: String?
+    @Option(help: "Only this kind: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var kind: ReportKind?
     @Option(help: "Only this app version's reports, with rates over its own decodes.") var version: String?
     @Option(help: "Only this environment's reports (production, staging, debug, …), with rates over its decodes.")
     var environment: String?
-    @Option(help: "Window start: RFC 3339 time or a duration back from now such as 24h or 7d. Default: 24h.")
-    var since: String?
-    @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: String?
+    @Option(
+        help: "Window start: RFC 3339 time or a duration back from now such as 24h, 7d or '2 days'. Default: 24h.")
+    var since: TimeArgument?
+    @Option(help: "Window end: RFC 3339 time or a duration back from now. Default: now.") var until: TimeArgument?
     @Option(
         help: "Only this status: \(GroupStatus.allCases.map(\.rawValue).joined(separator: ", ")) or all. Default: all.")
     var status: String?
 
+    func validate() throws {
+        if let app, app.isEmpty { throw ValidationError("--app must not be empty.") }
+        if let version, version.isEmpty { throw ValidationError("--version must not be empty.") }
+        if let endpoint, EndpointNormalizer().normalize(endpoint) == nil {
+            throw ValidationError("--endpoint '\(endpoint)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
+        }
+        do {
+            _ = try EnvironmentName.filter(environment, field: "--environment")
+            _ = try GroupStatus.filter(status, field: "--status")
+            _ = try FieldsQuery.window(
+                since: since?.text, until: until?.text, now: Date(), names: ("--since", "--until"))
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// Checks a command's `--limit`, which each command names in its own help.
+    /// - Throws: `ValidationError` when it is outside 1…``FieldsQuery/maxLimit``.
+    static func check(limit: Int) throws {
+        guard (1...FieldsQuery.maxLimit).contains(limit) else {
+            throw ValidationError("--limit \(limit) must be a whole number from 1 to \(FieldsQuery.maxLimit).")
+        }
+    }
+
     /// The query the filters ask for.
     /// - Throws: `ValidationError` naming the filter that is wrong.
     func query(limit: Int, now: Date) throws -> FieldsQuery {
+        try Self.check(limit: limit)
         do {
             return try FieldsQuery.parse(
-                app: app, endpoint: endpoint, kind: kind, version: version, environment: environment, since: since,
-                until: until, limit: String(limit), status: status, now: now)
+                app: app, endpoint: endpoint, kind: kind?.rawValue, version: version, environment: environment,
+                since: since?.text, until: until?.text, limit: String(limit), status: status, now: now)
         } catch {
             throw ValidationError(error.message)
         }
@@ -33,8 +63,10 @@ struct FieldFilterOptions: ParsableArguments {
     /// The same filters as a collector's query string, `extra` added (`verdict` for drift).
     func collectorQuery(limit: Int, _ extra: [String: String?] = [:]) -> [String: String?] {
         [
-            "app": app, "endpoint": endpoint, "kind": kind, "version": version, "environment": environment,
-            "since": since, "until": until, "limit": String(limit), "status": status,
+            "app": app, "endpoint": endpoint, "kind": kind?.rawValue, "version": version, "environment": environment,
+            "since": since?.text, "until": until?.text, "limit": String(limit), "status": status,
         ].merging(extra) { _, added in added }
     }
 }
+
+extension ReportKind: @retroactive ExpressibleByArgument {}

@@ -91,10 +91,11 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, migrating it when needed.
     ///
-    /// Only the commands that add something (`serve`, `keys create`, `tokens create`, `alerts add`,
-    /// `contracts import`) create a missing SQLite file; every other command refuses it, so that a
-    /// mistyped `--db` fails instead of answering from a new, empty database. PostgreSQL is unaffected:
-    /// its database is made by its operator, and the schema by any command.
+    /// Only `serve` (and `demo`, on its own file) creates a missing SQLite file unasked; the commands that add
+    /// something (`keys create`, `tokens create`, `alerts add`, `contracts import`) create it with `--create`,
+    /// and every other command refuses it. A mistyped `--db`, or a command run from the wrong folder, then
+    /// fails instead of answering from a new, empty database, or storing a key no running collector reads.
+    /// PostgreSQL is unaffected: its database is made by its operator, and the schema by any command.
     /// - Parameters:
     ///   - logger: the store's logger.
     ///   - creating: whether a missing SQLite file is created.
@@ -111,6 +112,25 @@ struct StoreOptions: ParsableArguments {
         case .postgres(let configuration):
             let store = PostgresReportStore(configuration: configuration, logger: logger)
             return (store, store)
+        }
+    }
+
+    /// What `--create` says in the help of the commands that add something.
+    static var createHelp: ArgumentHelp { "Create the SQLite file if it does not exist yet." }
+
+    /// Runs short work that adds something, for a command that takes `--create`: a missing SQLite file is
+    /// created only with it, and the refusal without it says so.
+    /// - Parameters:
+    ///   - createFlag: whether `--create` was given.
+    ///   - body: the work.
+    /// - Throws: ``MissingDatabaseError`` naming `--create`, or what `body` throws.
+    func withStore<Result: Sendable>(
+        createFlag: Bool, _ body: (any CollectorStore) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await withStore(creating: createFlag, body)
+        } catch let error as MissingDatabaseError {
+            throw MissingDatabaseError(path: error.path, takesCreate: true)
         }
     }
 
@@ -136,12 +156,15 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// A command that only reads or changes what is stored was pointed at an SQLite file that does not exist.
+/// A command other than `serve` was pointed at an SQLite file that does not exist.
 struct MissingDatabaseError: Error, CustomStringConvertible {
     /// The path given, or the default one.
     let path: String
+    /// Whether the command takes `--create`, which the message then offers.
+    var takesCreate = false
 
     var description: String {
-        "No database at \(path): check --db (or DECODEWATCH_DB); `decodewatch serve --db \(path)` creates one."
+        "No database at \(path): check --db (or DECODEWATCH_DB); `decodewatch serve --db \(path)` creates one"
+            + (takesCreate ? ", or add --create to create it with this command." : ".")
     }
 }

@@ -54,8 +54,9 @@ struct CollectorClient: Sendable {
         defer { session.finishTasksAndInvalidate() }
         let (data, response): (Data, URLResponse)
         do { (data, response) = try await session.data(for: request) } catch {
-            let code = (error as? URLError).map { " (network error \($0.code.rawValue))" } ?? ""
-            throw CollectorError("Cannot reach the collector at \(base)\(code); check --url or DECODEWATCH_URL.")
+            throw CollectorError(
+                "Could not connect to the collector at \(base) (\(error.requestProblem)); check that it runs there, "
+                    + "and --url or DECODEWATCH_URL.")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         if (200..<300).contains(status) { return data }

@@ -92,8 +92,7 @@ struct WebhookSender: Sendable {
             session.dataTask(with: request) { _, response, error in
                 if let error {
                     // The error's text may quote the URL; say only what kind of failure it was.
-                    let problem = (error as? URLError).map { "network error \($0.code.rawValue)" } ?? "network error"
-                    continuation.resume(returning: .retry(problem, retryAfter: nil))
+                    continuation.resume(returning: .retry(error.requestProblem, retryAfter: nil))
                     return
                 }
                 guard let http = response as? HTTPURLResponse else {

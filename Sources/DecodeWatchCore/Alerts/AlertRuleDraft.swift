@@ -85,9 +85,10 @@ public struct AlertRuleDraft: Sendable, Hashable {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
+            // Echoed as typed, so the mistake shows: the operator's own input, on their own terminal.
             throw QueryError(
-                "--webhook '\(AlertText.redacted(text))' must be an http(s) URL such as https://hooks.slack.com/services/…."
-            )
+                "--webhook '\(text)' is not an http(s) URL: give https://hooks.slack.com/services/… or another "
+                    + "http(s) address.")
         }
         return url
     }

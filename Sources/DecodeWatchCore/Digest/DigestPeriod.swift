@@ -60,7 +60,7 @@ public struct DigestPeriod: Codable, Sendable, Hashable {
                 "Give --since (the last so long, to the minute) or --period (the last whole period), not both.")
         case (nil, let period?):
             guard let seconds = TimeReference.duration(period), seconds >= shortestLength else {
-                throw QueryError("period '\(period)' must be a duration of at least an hour, such as 24h or 7d.")
+                throw QueryError("--period '\(period)' must be a duration of at least an hour, such as 24h or 7d.")
             }
             return ending(at: now, length: seconds)
         case (let since?, nil):
@@ -69,12 +69,12 @@ public struct DigestPeriod: Codable, Sendable, Hashable {
                 result = trailing(seconds, before: now)
             } else {
                 result = DigestPeriod(
-                    since: try TimeReference.parse(since, now: now, field: "since"),
+                    since: try TimeReference.parse(since, now: now, field: "--since"),
                     until: Minute.start(of: Minute.index(of: now)))
             }
             guard result.length >= shortestLength else {
                 throw QueryError(
-                    "since '\(since)' leaves less than an hour before now; a digest covers at least an hour.")
+                    "--since '\(since)' leaves less than an hour before now; a digest covers at least an hour.")
             }
             return result
         case (nil, nil):

@@ -1,7 +1,7 @@
 /// Orders known names by how close they are to a typed one, for "did you mean" answers to typos.
 ///
-/// Closeness is the edit distance (insertions, deletions and substitutions of one character, case ignored),
-/// ties broken by name.
+/// Closeness is the edit distance (insertions, deletions, substitutions and swaps of neighbouring characters, case
+/// ignored), ties broken by name.
 public enum NearestNames {
     /// The known names, nearest to `typed` first.
     /// - Parameters:
@@ -22,20 +22,22 @@ public enum NearestNames {
         return edits <= max(1, typed.count / 3) ? nearest : nil
     }
 
-    /// The Levenshtein distance of two character arrays, in one row of memory.
+    /// The optimal string alignment distance of two character arrays: insertions, deletions, substitutions and
+    /// swaps of two neighbours (`feilds` is one edit from `fields`).
     static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var row = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var diagonal = row[0]
-            row[0] = i + 1
-            for (j, y) in b.enumerated() {
-                let above = row[j + 1]
-                row[j + 1] = Swift.min(above + 1, row[j] + 1, diagonal + (x == y ? 0 : 1))
-                diagonal = above
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = Swift.min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = Swift.min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
         }
-        return row[b.count]
+        return table[a.count][b.count]
     }
 }
