@@ -133,7 +133,7 @@ struct CLITests {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = try storage.flags(in: folder)
-        #expect(try CLI.run(["tokens", "create", "--name", "grafana"] + db).status == 0)
+        #expect(try CLI.run(["tokens", "create", "--name", "grafana", "--create"] + db).status == 0)
         let triage = try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db)
         #expect(triage.status == 0)
         #expect(triage.error.contains("with the 'triage' scope"), "\(triage.error)")

@@ -135,12 +135,28 @@ import Testing
 
     @Test("a baseline that reported the field but no decodes of its endpoint leaves the ratio unknown")
     func baselineWithoutDecodes() throws {
+        var baseline = Self.counts(10, of: 0)
+        baseline.decodes["GET /v2/users"] = 500
         let verdict = ReleaseJudge.judge(
-            Self.query(baseline: "5.2.0"), current: Self.counts(50, of: 1000), baseline: Self.counts(10, of: 0))
+            Self.query(baseline: "5.2.0"), current: Self.counts(50, of: 1000), baseline: baseline)
         #expect(verdict.verdict == .insufficient)
+        #expect(verdict.baselineDecodes == 500)
         let field = try #require(verdict.fields.first)
         #expect(field.baselineRate == nil)
         #expect(field.reason.contains("5.2.0 sent no decodes of GET /v2/posts"))
+    }
+
+    @Test("a baseline with no decodes at all is insufficient before any field is judged, even one that would pass")
+    func baselineWithNoDecodesAtAll() {
+        let verdict = ReleaseJudge.judge(
+            Self.query(baseline: "5.2.0"), current: Self.counts(1, of: 1000), baseline: .empty)
+        #expect(verdict.verdict == .insufficient)
+        #expect(verdict.baselineDecodes == 0)
+        #expect(verdict.fields.isEmpty)
+        #expect(verdict.summary.contains("cannot be judged against 5.2.0: no decodes of 5.2.0"))
+        let without = ReleaseJudge.judge(Self.query(), current: Self.counts(1, of: 1000), baseline: nil)
+        #expect(without.verdict == .pass)
+        #expect(without.baselineDecodes == nil)
     }
 
     @Test("the JSON document has exactly the keys of the contract, null where a value is unknown")
@@ -151,8 +167,13 @@ import Testing
         let object = try #require(
             try JSONSerialization.jsonObject(with: encoder.encode(verdict)) as? [String: Any])
         #expect(
-            Set(object.keys) == ["verdict", "app", "version", "baseline", "since", "until", "decodes", "fields"])
+            Set(object.keys) == [
+                "verdict", "app", "version", "baseline", "since", "until", "decodes", "baseline_decodes", "fields",
+                "warnings",
+            ])
         #expect(object["baseline"] is NSNull)
+        #expect(object["baseline_decodes"] is NSNull)
+        #expect((object["warnings"] as? [Any])?.isEmpty == true)
         #expect(object["since"] as? String == RFC3339.string(from: Self.since))
         let field = try #require((object["fields"] as? [[String: Any]])?.first)
         #expect(

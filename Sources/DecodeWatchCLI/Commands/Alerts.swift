@@ -149,7 +149,7 @@ extension DecodeWatchCommand.Alerts {
             let sender = WebhookSender(url: rule.webhook, attempts: 2, initialDelay: 1, timeout: 10)
             let attempts = try await sender.send(AlertRenderer.body(alert), what: "the sample alert")
             print(
-                "Sent a sample alert of \(rule.id) to \(sender.redactedURL) (\(attempts) attempt\(attempts == 1 ? "" : "s"))."
+                "Sent a sample alert of \(rule.id) to \(sender.redactedURL) (\(Plural.count(attempts, "attempt")))."
             )
         }
     }

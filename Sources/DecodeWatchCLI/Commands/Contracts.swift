@@ -85,7 +85,7 @@ extension DecodeWatchCommand {
                             + "`decodewatch contracts list --app \(app)`."
                     )
                 }
-                print("Removed '\(name)' of \(app) (\(removed) version\(removed == 1 ? "" : "s")).")
+                print("Removed '\(name)' of \(app) (\(Plural.count(removed, "version"))).")
             }
         }
     }

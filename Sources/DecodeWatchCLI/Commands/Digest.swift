@@ -75,7 +75,7 @@ extension DecodeWatchCommand {
             switch result.delivery {
             case .delivered(let attempts)?:
                 Self.note(
-                    "Digest for \(window) delivered to the webhook (\(attempts) attempt\(attempts == 1 ? "" : "s")).")
+                    "Digest for \(window) delivered to the webhook (\(Plural.count(attempts, "attempt"))).")
             case .alreadyDelivered(let at)?:
                 Self.note("Digest for \(window) was already delivered at \(RFC3339.string(from: at)); not sent again.")
             case .inProgress(let since)?:
