@@ -14,8 +14,9 @@ public protocol GroupActionStore: DigestStore {
     ///   - action: what was decided.
     ///   - group: the group id.
     ///   - at: the time of the decision.
+    ///   - actor: who took it (docs/api.md#group-actions): a token's name, `local:<user>` or `unauthenticated`.
     /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
-    func apply(_ action: GroupAction, to group: String, at: Date) async throws
+    func apply(_ action: GroupAction, to group: String, at: Date, by actor: String) async throws
 
     /// The decisions in force for a page of groups; groups without any are absent.
     /// - Parameters:
@@ -185,6 +186,8 @@ public struct GroupStatusEvent: Sendable, Hashable, Codable {
     public var action: String
     /// What it said beyond its name, e.g. "for 24h" or "through 5.2.0".
     public var detail: String?
+    /// Who took it; `nil` for decisions recorded before actors were kept.
+    public var actor: String?
 }
 
 /// The failures of a group from one app version in a window.

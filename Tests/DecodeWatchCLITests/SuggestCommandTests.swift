@@ -9,7 +9,7 @@ import Testing
 @Suite("decodewatch suggest")
 struct SuggestCommandTests {
     @Test(
-        "a group's fix by a start of its id: the sentence and the Swift as text, the fields entry as JSON",
+        "a group's fix by a start of its id: the sentence and the Swift as text, the property as the app's decoder names it",
         arguments: Storage.allCases)
     func suggest(storage: Storage) async throws {
         try await CLI.withCollector(on: storage) { db, port, session in
@@ -21,6 +21,7 @@ struct SuggestCommandTests {
                     try CLI.run(["fields", "--format", "json", "--kind", "unknownValue"] + db + window).output.utf8))
             let field = try #require(fields.fields.first)
             #expect(field.suggestion?.remedy == .safeEnum)
+            #expect(field.sample.keyDecoding == .convertFromSnakeCase)
 
             let text = try CLI.run(["suggest", String(field.group.prefix(12))] + db)
             #expect(text.status == 0, "\(text.error)")
@@ -38,7 +39,7 @@ struct SuggestCommandTests {
                         case sponsor = "SPONSOR"
                         case unknown
                     }
-                    let author_association: AuthorAssociation
+                    let authorAssociation: AuthorAssociation
 
                     """)
 

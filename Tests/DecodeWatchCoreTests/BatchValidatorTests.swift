@@ -38,6 +38,11 @@ struct BatchValidatorTests {
                 #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"oops"}"#,
                 "reports[0].kind: unknown kind 'oops'"
             ),
+            (
+                #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"GET /a","path":[],"kind":"other","key_decoding":"snake"}"#,
+                "reports[0].key_decoding: unknown key_decoding 'snake'; expected one of use_default_keys, "
+                    + "convert_from_snake_case, custom"
+            ),
             (#"{"endpoint":"GET /a","path":[],"kind":"other"}"#, "reports[0].occurred_at: required field is missing"),
             (
                 #"{"occurred_at":"2026-11-21 09:00","endpoint":"GET /a","path":[],"kind":"other"}"#,

@@ -51,14 +51,14 @@ struct SuggestionWriterTests {
 
     static func field(
         path: String = "$.posts[*].likes", kind: ReportKind, expected: String?, snippet: String?,
-        message: String? = nil, verdict: DriftVerdict? = nil, spec: SpecView? = nil
+        message: String? = nil, verdict: DriftVerdict? = nil, spec: SpecView? = nil, keyDecoding: KeyDecoding? = nil
     ) -> FieldSummary {
         FieldSummary(
             group: "9f2c4a1be07d3c55e1a0f3b2c4d5e6f7", app: "com.example.shop", endpoint: "GET /v2/posts", path: path,
             kind: kind, expected: expected, count: 42, installs: 17, rate: 0.031,
             firstSeen: Date(timeIntervalSince1970: 1_763_539_201), lastSeen: Date(timeIntervalSince1970: 1_763_719_198),
             versions: ["5.1.0": 2, "5.2.0": 40], status: .new,
-            sample: Sample(snippet: snippet, message: message, type: "Feed"),
+            sample: Sample(snippet: snippet, message: message, type: "Feed", keyDecoding: keyDecoding),
             drift: verdict.map {
                 DriftJudgement(
                     verdict: $0, reason: "The spec says so.",
@@ -215,6 +215,55 @@ struct SuggestionWriterTests {
                 """)
         let keyword = Self.write(Self.field(path: "$.default", kind: .keyNotFound, expected: "Bool", snippet: "{}"))
         #expect(keyword.swift == "let `default`: Maybe<Bool>")
+    }
+
+    @Test(
+        "the property is named as the app's decoder names it: the key itself, or its convertFromSnakeCase name",
+        arguments: [
+            (KeyDecoding?.none, "avatar_url", "let avatar_url: Maybe<URL>"),
+            (.useDefaultKeys, "avatar_url", "let avatar_url: Maybe<URL>"),
+            (.custom, "avatar_url", "let avatar_url: Maybe<URL>"),
+            (.convertFromSnakeCase, "avatar_url", "let avatarUrl: Maybe<URL>"),
+            (.convertFromSnakeCase, "html_URL", "let htmlUrl: Maybe<URL>"),
+            (.convertFromSnakeCase, "_links_self", "let _linksSelf: Maybe<URL>"),
+            (.convertFromSnakeCase, "url", "let url: Maybe<URL>"),
+            (
+                .convertFromSnakeCase, "2fa_url",
+                "// JSON key \"2fa_url\", which convertFromSnakeCase reads as \"2faUrl\": in CodingKeys, "
+                    + "case _2faUrl = \"2faUrl\"\nlet _2faUrl: Maybe<URL>"
+            ),
+        ])
+    func propertyAsTheAppSpellsIt(keyDecoding: KeyDecoding?, key: String, swift: String) {
+        let suggestion = Self.write(
+            Self.field(
+                path: "$.user['\(key)']", kind: .keyNotFound, expected: "URL", snippet: "{}", keyDecoding: keyDecoding))
+        #expect(suggestion.swift == swift)
+    }
+
+    @Test(
+        "convertFromSnakeCase names are Foundation's own",
+        arguments: [
+            "avatar_url", "html_URL", "_private_id", "trailing__", "a__b", "node_id2", "ALL_CAPS", "plain",
+            "camelCase", "2fa_enabled", "x_y_z_", "über_größe", "_", "",
+        ])
+    func snakeCaseConversionMatchesFoundation(key: String) throws {
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        struct Keys: Decodable {
+            let names: [String]
+            init(from decoder: any Decoder) throws {
+                names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            }
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let json = try JSONSerialization.data(withJSONObject: [key: 1])
+        let decoded = try decoder.decode(Keys.self, from: json).names
+        #expect(decoded == [SwiftNames.fromSnakeCase(key)])
     }
 
     @Test("a missing key with no reported type takes it from the spec")

@@ -51,7 +51,7 @@ struct AccessTests {
         try await TestCollector.run { collector in
             let (key, credential) = try await collector.createCredential(.ingest, app: "com.example.shop")
             #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()]), key: key).status == 202)
-            try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date())
+            try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date(), by: "local:test")
             let revokedAt = Date()
             var status = 202
             while status == 202, Date().timeIntervalSince(revokedAt) < 10 {
@@ -70,7 +70,7 @@ struct AccessTests {
     func revokedKeysStillRequireKeys() async throws {
         try await TestCollector.run { collector in
             let (_, credential) = try await collector.createCredential(.ingest, app: "com.example.shop")
-            try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date())
+            try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date(), by: "local:test")
             #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 401)
         }
     }

@@ -217,7 +217,7 @@ struct DashboardTests {
 
             let (second, _) = try await signIn()
             #expect(try await second.send("GET", "/").status == 200)
-            try await collector.store.revokeCredential(id: credential.id, kind: .read, at: Date())
+            try await collector.store.revokeCredential(id: credential.id, kind: .read, at: Date(), by: "local:test")
             #expect(try await second.send("GET", "/").status == 303)
         }
     }

@@ -32,7 +32,7 @@ struct SuggestionTests {
     /// which has none.
     static func seed(_ collector: TestCollector) async throws {
         try await collector.store.insertContract(
-            ContractInfo(app: "com.example.shop", name: "shop", source: "shop.yaml", spec: spec, at: Date()),
+            ContractInfo(app: "com.example.shop", name: "shop", source: "shop.yaml", spec: spec, at: Date(), by: nil),
             spec: spec)
         _ = try await collector.ingest(
             Batches.batch(

@@ -73,7 +73,7 @@ struct AlertStoreTests {
             try await fixture.send(2, at: "2026-11-21T09:01:00Z", path: ["fresh"])
             try await fixture.send(1, at: "2026-11-21T09:02:00Z", path: ["quiet"])
             try await fixture.store.apply(
-                .mute(.period(86_400)), to: try await fixture.group(path: "$.quiet"), at: Self.now)
+                .mute(.period(86_400)), to: try await fixture.group(path: "$.quiet"), at: Self.now, by: "local:test")
             let rules = [
                 try Self.rule("new", name: "new"), try Self.rule("count-above:20", name: "count"),
                 try Self.rule("rate-above:25", name: "rate"), try Self.rule("regressed", name: "regressed"),

@@ -28,13 +28,13 @@ struct ContractStoreTests {
             let store = fixture.store
             let first = ContractInfo(
                 app: "shop", name: "backend", source: "v1.yaml", spec: Self.spec(title: "v1", required: ["title"]),
-                at: date("2026-11-21T10:00:00Z"))
+                at: date("2026-11-21T10:00:00Z"), by: "local:alice")
             let second = ContractInfo(
                 app: "shop", name: "backend", source: "v2.yaml", spec: Self.spec(title: "v2", required: []),
-                at: date("2026-11-21T11:00:00Z"))
+                at: date("2026-11-21T11:00:00Z"), by: nil)
             let other = ContractInfo(
                 app: "blog", name: "api", source: nil, spec: Self.spec(title: "blog", required: []),
-                at: date("2026-11-21T09:00:00Z"))
+                at: date("2026-11-21T09:00:00Z"), by: nil)
             try await store.insertContract(first, spec: Self.spec(title: "v1", required: ["title"]))
             try await store.insertContract(second, spec: Self.spec(title: "v2", required: []))
             try await store.insertContract(other, spec: Self.spec(title: "blog", required: []))
@@ -60,7 +60,8 @@ struct ContractStoreTests {
                 let spec = Self.spec(title: hour, required: [])
                 try await store.insertContract(
                     ContractInfo(
-                        app: "shop", name: "backend", source: nil, spec: spec, at: date("2026-11-21T\(hour):00:00Z")),
+                        app: "shop", name: "backend", source: nil, spec: spec, at: date("2026-11-21T\(hour):00:00Z"),
+                        by: nil),
                     spec: spec)
             }
             #expect(try await store.removeContracts(app: "shop", name: "backend") == 2)

@@ -49,13 +49,16 @@ struct CredentialStoreTests {
             #expect(try await fixture.store.hasCredentials(kind: .ingest))
             #expect(try await fixture.store.hasCredentials(kind: .read) == false)
             let first = Self.created.addingTimeInterval(60)
-            try await fixture.store.revokeCredential(id: "key_1", kind: .ingest, at: first)
-            try await fixture.store.revokeCredential(id: "key_1", kind: .ingest, at: first.addingTimeInterval(60))
+            try await fixture.store.revokeCredential(id: "key_1", kind: .ingest, at: first, by: "local:alice")
+            try await fixture.store.revokeCredential(
+                id: "key_1", kind: .ingest, at: first.addingTimeInterval(60), by: "ops")
+            // The first revocation's time and actor stay.
             #expect(try await fixture.store.credential(secretHash: "h")?.revokedAt == first)
+            #expect(try await fixture.store.credential(secretHash: "h")?.revokedBy == "local:alice")
             #expect(try await fixture.store.hasCredentials(kind: .ingest))
             for (id, kind) in [("key_1", CredentialKind.read), ("key_2", .ingest)] {
                 let error = await #expect(throws: StoreError.self) {
-                    try await fixture.store.revokeCredential(id: id, kind: kind, at: first)
+                    try await fixture.store.revokeCredential(id: id, kind: kind, at: first, by: "local:test")
                 }
                 #expect(error?.code == .notFound)
             }
@@ -82,13 +85,25 @@ struct CredentialStoreTests {
     func scopes(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
             let made: [(String, Credential)] = [
-                ("default", Credential(kind: .read, app: nil, name: "grafana", createdAt: Self.created)),
-                ("triage", Credential(kind: .read, app: nil, name: "oncall", scope: .triage, createdAt: Self.created)),
-                ("admin", Credential(kind: .read, app: nil, name: "ops", scope: .admin, createdAt: Self.created)),
+                (
+                    "default",
+                    Credential(kind: .read, app: nil, name: "grafana", createdAt: Self.created, createdBy: nil)
+                ),
+                (
+                    "triage",
+                    Credential(
+                        kind: .read, app: nil, name: "oncall", scope: .triage, createdAt: Self.created, createdBy: nil)
+                ),
+                (
+                    "admin",
+                    Credential(
+                        kind: .read, app: nil, name: "ops", scope: .admin, createdAt: Self.created, createdBy: nil)
+                ),
                 (
                     "key",
                     Credential(
-                        kind: .ingest, app: "com.example.shop", name: "ios", scope: .admin, createdAt: Self.created)
+                        kind: .ingest, app: "com.example.shop", name: "ios", scope: .admin, createdAt: Self.created,
+                        createdBy: "local:alice")
                 ),
             ]
             for (hash, credential) in made { try await fixture.store.insertCredential(credential, secretHash: hash) }
@@ -96,6 +111,7 @@ struct CredentialStoreTests {
             #expect(try await fixture.store.credential(secretHash: "triage")?.scope == .triage)
             #expect(try await fixture.store.credential(secretHash: "admin")?.scope == .admin)
             #expect(try await fixture.store.credential(secretHash: "key")?.scope == nil)
+            #expect(try await fixture.store.credential(secretHash: "key")?.createdBy == "local:alice")
             let listed = try await fixture.store.credentials(kind: .read).map(\.scope)
             #expect(Set(listed) == [.read, .triage, .admin])
         }
@@ -116,7 +132,8 @@ struct CredentialStoreTests {
             #expect(try await fixture.store.credential(secretHash: "old-token")?.scope == .triage)
             #expect(try await fixture.store.credential(secretHash: "old-key")?.scope == nil)
             try await fixture.store.insertCredential(
-                Credential(kind: .read, app: nil, name: "new", createdAt: Self.created), secretHash: "new-token")
+                Credential(kind: .read, app: nil, name: "new", createdAt: Self.created, createdBy: nil),
+                secretHash: "new-token")
             #expect(try await fixture.store.credential(secretHash: "new-token")?.scope == .read)
         }
     }

@@ -16,14 +16,14 @@ struct GroupActionStoreTests {
             try await fixture.send(2)
             let group = try await fixture.group(path: Self.path)
             let at = date("2026-11-21T10:00:00Z")
-            try await fixture.store.apply(.mute(.period(3600)), to: group, at: at)
+            try await fixture.store.apply(.mute(.period(3600)), to: group, at: at, by: "local:test")
             let during = try await fixture.store.actionStates(groups: [group], now: at.addingTimeInterval(1800))
             #expect(during[group]?.isMuted == true)
             #expect(during[group]?.mutedUntil == at.addingTimeInterval(3600))
             let after = try await fixture.store.actionStates(groups: [group], now: at.addingTimeInterval(3601))
             #expect(after[group]?.isMuted == false)
             let history = try await fixture.store.statusHistory(group: group)
-            #expect(history == [GroupStatusEvent(at: at, action: "mute", detail: "for 1h")])
+            #expect(history == [GroupStatusEvent(at: at, action: "mute", detail: "for 1h", actor: "local:test")])
         }
     }
 
@@ -33,7 +33,7 @@ struct GroupActionStoreTests {
             try await fixture.send(5)
             let group = try await fixture.group(path: Self.path)
             let at = date("2026-11-21T10:00:00Z")
-            try await fixture.store.apply(.mute(.occurrences(3)), to: group, at: at)
+            try await fixture.store.apply(.mute(.occurrences(3)), to: group, at: at, by: "local:test")
             try await fixture.send(2, at: "2026-11-21T10:30:00Z")
             let before = try await fixture.store.actionStates(groups: [group], now: at)
             #expect(before[group]?.isMuted == true)
@@ -77,8 +77,8 @@ struct GroupActionStoreTests {
         try await backend.withFreshDatabase { fixture in
             let (group, other) = try await Self.twoGroups(in: fixture)
             let at = date("2026-11-21T10:00:00Z")
-            try await fixture.store.apply(.mute(.period(86_400)), to: group, at: at)
-            try await fixture.store.apply(.unmute, to: group, at: at.addingTimeInterval(60))
+            try await fixture.store.apply(.mute(.period(86_400)), to: group, at: at, by: "local:test")
+            try await fixture.store.apply(.unmute, to: group, at: at.addingTimeInterval(60), by: "local:test")
             let states = try await fixture.store.actionStates(groups: [group, other], now: at.addingTimeInterval(120))
             #expect(states[group] == nil)
             #expect(states[other] == nil)
@@ -95,7 +95,7 @@ struct GroupActionStoreTests {
             try await fixture.send(1, at: "2026-11-21T08:10:00Z", version: "5.10.0")
             let group = try await fixture.group(path: Self.path)
             let at = date("2026-11-21T08:30:00Z")
-            try await fixture.store.apply(.resolveInNextVersion, to: group, at: at)
+            try await fixture.store.apply(.resolveInNextVersion, to: group, at: at, by: "local:test")
             try await fixture.send(1, at: "2026-11-21T09:00:00Z", version: "5.9.0")
             let old = try await fixture.store.decidedFields(Self.window, now: at).summary.fields
             #expect(old.first?.status == .resolved)
@@ -106,7 +106,11 @@ struct GroupActionStoreTests {
             let newer = try await fixture.store.decidedFields(Self.window, now: at).summary.fields
             #expect(newer.first?.status == .regressed)
             let history = try await fixture.store.statusHistory(group: group)
-            #expect(history == [GroupStatusEvent(at: at, action: "resolve-in-next-version", detail: "through 5.10.0")])
+            #expect(
+                history == [
+                    GroupStatusEvent(
+                        at: at, action: "resolve-in-next-version", detail: "through 5.10.0", actor: "local:test")
+                ])
         }
     }
 
@@ -115,8 +119,9 @@ struct GroupActionStoreTests {
         try await backend.withFreshDatabase { fixture in
             try await fixture.send(1, at: "2026-11-21T08:00:00Z", version: "5.2.0")
             let group = try await fixture.group(path: Self.path)
-            try await fixture.store.apply(.resolveInNextVersion, to: group, at: date("2026-11-21T08:30:00Z"))
-            try await fixture.store.apply(.resolve, to: group, at: date("2026-11-21T08:40:00Z"))
+            try await fixture.store.apply(
+                .resolveInNextVersion, to: group, at: date("2026-11-21T08:30:00Z"), by: "local:test")
+            try await fixture.store.apply(.resolve, to: group, at: date("2026-11-21T08:40:00Z"), by: "local:test")
             try await fixture.send(1, at: "2026-11-21T09:00:00Z", version: "5.2.0")
             let fields = try await fixture.store.decidedFields(Self.window, now: date("2026-11-21T10:00:00Z"))
             #expect(fields.summary.fields.first?.status == .regressed)
@@ -128,7 +133,7 @@ struct GroupActionStoreTests {
         try await backend.withFreshDatabase { fixture in
             for action in [GroupAction.mute(.occurrences(1)), .unmute, .resolveInNextVersion] {
                 await #expect(throws: StoreError.self) {
-                    try await fixture.store.apply(action, to: "0123456789abcdef", at: Date())
+                    try await fixture.store.apply(action, to: "0123456789abcdef", at: Date(), by: "local:test")
                 }
             }
             let stored = try await fixture.store.storedGroup("0123456789abcdef")
@@ -171,7 +176,7 @@ struct GroupActionStoreTests {
             try await fixture.send(2, at: "2026-11-21T09:00:00Z", path: ["other"])
             let muted = try await fixture.group(path: Self.path)
             let now = date("2026-11-21T12:00:00Z")
-            try await fixture.store.apply(.mute(.period(86_400)), to: muted, at: now)
+            try await fixture.store.apply(.mute(.period(86_400)), to: muted, at: now, by: "local:test")
             let period = DigestPeriod(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
             let full = try await fixture.store.digest(for: period, now: now)
             let quiet = try await fixture.store.digestWithoutMuted(for: period, now: now)

@@ -58,7 +58,8 @@ struct RetentionStoreTests {
                 decodes: ["GET /v2/posts": 16])
 
             // A decision about a group seen only before the horizon goes with it.
-            try await fixture.store.apply(.resolve, to: try await fixture.group(path: "$.author"), at: Self.horizon)
+            try await fixture.store.apply(
+                .resolve, to: try await fixture.group(path: "$.author"), at: Self.horizon, by: "local:test")
             #expect(try await fixture.database.count("group_status_events") == 1)
 
             let steps = try await Self.sweep(fixture.store, limit: 4)
@@ -197,7 +198,8 @@ struct RetentionStoreTests {
         try await StoreBackend.postgres.withFreshDatabase { fixture in
             try await fixture.send(2, at: "2026-08-01T09:00:00Z")
             let group = try await fixture.group(path: "$.results[*].title")
-            try await fixture.store.apply(.mute(.period(86_400 * 365)), to: group, at: date("2026-08-02T00:00:00Z"))
+            try await fixture.store.apply(
+                .mute(.period(86_400 * 365)), to: group, at: date("2026-08-02T00:00:00Z"), by: "local:test")
             let recent = date("2026-11-21T09:00:00Z")
             let lastSeen = Int64(recent.timeIntervalSince1970 * 1000)
             // What the ingest commit of a report at `recent` has done and not yet committed.

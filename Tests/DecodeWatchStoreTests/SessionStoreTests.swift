@@ -13,7 +13,7 @@ struct SessionStoreTests {
             let store = fixture.store
             let now = Date()
             let token = Credential(
-                kind: .read, app: nil, name: "laptop", createdAt: now)
+                kind: .read, app: nil, name: "laptop", createdAt: now, createdBy: nil)
             try await store.insertCredential(token, secretHash: CredentialSecret.hash("dwr_secret"))
             let live = CredentialSecret.hash("session-live")
             let old = CredentialSecret.hash("session-old")
@@ -27,7 +27,7 @@ struct SessionStoreTests {
             #expect(try await store.sessionCredential(secretHash: live, now: now.addingTimeInterval(3600)) == nil)
             #expect(try await store.sessionCredential(secretHash: CredentialSecret.hash("unknown"), now: now) == nil)
 
-            try await store.revokeCredential(id: token.id, kind: .read, at: now)
+            try await store.revokeCredential(id: token.id, kind: .read, at: now, by: "local:test")
             #expect(try await store.sessionCredential(secretHash: live, now: now) == nil)
             try await store.deleteSession(secretHash: live)
             try await store.deleteSession(secretHash: live)
@@ -41,7 +41,8 @@ struct SessionStoreTests {
         try await backend.withFreshDatabase { fixture in
             let now = Date()
             for scope in TokenScope.allCases {
-                let token = Credential(kind: .read, app: nil, name: scope.rawValue, scope: scope, createdAt: now)
+                let token = Credential(
+                    kind: .read, app: nil, name: scope.rawValue, scope: scope, createdAt: now, createdBy: nil)
                 try await fixture.store.insertCredential(token, secretHash: CredentialSecret.hash(token.id))
                 let session = CredentialSecret.hash("session-\(scope)")
                 try await fixture.store.insertSession(

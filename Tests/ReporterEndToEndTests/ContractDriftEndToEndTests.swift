@@ -50,7 +50,7 @@ struct ContractDriftEndToEndTests {
         let document = try Data(contentsOf: Fixture.directory.appendingPathComponent("github-openapi.yaml"))
         let spec = try OpenAPIContractReader.read(document, source: "github-openapi.yaml")
         try await collector.store.insertContract(
-            ContractInfo(app: Self.app, name: "github", source: "github-openapi.yaml", spec: spec, at: Date()),
+            ContractInfo(app: Self.app, name: "github", source: "github-openapi.yaml", spec: spec, at: Date(), by: nil),
             spec: spec)
 
         let reporter = Reporter(

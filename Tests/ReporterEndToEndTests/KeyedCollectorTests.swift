@@ -25,7 +25,7 @@ struct KeyedCollectorTests {
         let secret = CredentialSecret(kind: .ingest)
         try await collector.store.insertCredential(
             Credential(
-                kind: .ingest, app: "com.example.octo", name: nil, createdAt: Date()),
+                kind: .ingest, app: "com.example.octo", name: nil, createdAt: Date(), createdBy: nil),
             secretHash: secret.hash)
         try await collector.start()
         defer { Task { await collector.stop() } }

@@ -36,6 +36,7 @@ import Testing
         #expect(mistyped.snippet?.contains("htmlUrl") == false)
         let missing = try #require(reports.first { $0.kind == .keyNotFound })
         #expect(missing.path == [1, "html_url"])
+        #expect(reports.allSatisfy { $0.keyDecoding == .convertFromSnakeCase })
     }
 
     @Test("a Safe property's absent key is reported under its payload spelling")
@@ -63,5 +64,32 @@ import Testing
         let data = Data(#"[{"id": 1, "createdAt": "soon", "htmlUrl": "x"}]"#.utf8)
         _ = try JSONDecoder().decode([Safe<Item>].self, from: data, endpoint: "GET /v2/items", reporter: reporter)
         #expect(reporter.pendingReports().first?.path == [0, "createdAt"])
+        #expect(reporter.pendingReports().first?.keyDecoding == .useDefaultKeys)
+    }
+
+    @Test("a custom strategy is reported as custom, its keys as the strategy produced them")
+    func customStrategy() throws {
+        let reporter = TestReporter.make()
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in path.last! }
+        _ = try decoder.decode(
+            [Safe<Item>].self, from: Data(#"[{"id": 1}]"#.utf8), endpoint: "GET /v2/items", reporter: reporter)
+        #expect(reporter.pendingReports().first?.keyDecoding == .custom)
+    }
+
+    @Test("key_decoding goes over the wire by its documented names, and an unknown one is refused by name")
+    func wireNames() throws {
+        let report = Report(
+            occurredAt: Date(timeIntervalSince1970: 0), endpoint: "GET /v2/items", path: ["avatar_url"],
+            kind: .keyNotFound, keyDecoding: .convertFromSnakeCase)
+        let text = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        #expect(text.contains(#""key_decoding":"convert_from_snake_case""#))
+        #expect(try JSONDecoder().decode(Report.self, from: Data(text.utf8)) == report)
+        let unknown = text.replacingOccurrences(of: "convert_from_snake_case", with: "kebab")
+        #expect {
+            try JSONDecoder().decode(Report.self, from: Data(unknown.utf8))
+        } throws: { error in
+            "\(error)".contains("unknown key_decoding 'kebab'; expected one of use_default_keys")
+        }
     }
 }

@@ -42,7 +42,8 @@ extension DecodeWatchCommand {
                 }
                 let spec = try OpenAPIContractReader.read(data, source: url.lastPathComponent)
                 let contractName = name ?? url.deletingPathExtension().lastPathComponent
-                let info = ContractInfo(app: app, name: contractName, source: file, spec: spec, at: Date())
+                let info = ContractInfo(
+                    app: app, name: contractName, source: file, spec: spec, at: Date(), by: LocalActor.name)
                 try await store.withStore(createFlag: create) { try await $0.insertContract(info, spec: spec) }
                 print(
                     "Imported '\(contractName)' for \(app): \(spec.title) \(spec.version), OpenAPI \(spec.openapi), "

@@ -18,18 +18,18 @@ extension DecodeWatchCommand {
             static let configuration = CommandConfiguration(abstract: "Create an ingest key and print it once.")
             @Option(help: "The app id (bundle id) this key sends for.") var app: String
             @Option(help: "A name to recognise the key by, e.g. ios-production.") var name: String?
-            @OptionGroup var store: StoreOptions
-            @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @OptionGroup var source: SourceOptions
             @Flag(help: StoreOptions.createHelp) var create = false
 
             func validate() throws {
                 try CredentialActions.check(app, option: "--app")
                 if let name { try CredentialActions.check(name, option: "--name") }
+                try CredentialActions.checkCreate(create, source: source)
             }
 
             func run() async throws {
                 try await CredentialActions.create(
-                    kind: .ingest, app: app, name: name, store: store, createFlag: create)
+                    kind: .ingest, app: app, name: name, source: source, createFlag: create)
             }
         }
     }

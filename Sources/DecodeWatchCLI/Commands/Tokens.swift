@@ -11,8 +11,8 @@ extension DecodeWatchCommand {
                 Once any read token exists, the query API, the dashboard and /metrics (unless serve \
                 --public-metrics) need 'Authorization: Bearer <token>'; /healthz and /readyz stay open. A token's \
                 scope says what else it may do: 'read' only reads, 'triage' also resolves, mutes and unmutes \
-                groups, 'admin' also manages keys and tokens. Only a SHA-256 of each token is stored; the token is printed \
-                once, on standard output.
+                groups, 'admin' also manages keys and tokens, here or with --url and an admin token. Only a SHA-256 of \
+                each token is stored; the token is printed once, on standard output.
                 """,
             subcommands: [Create.self, ListCredentials<ReadTokenTag>.self, RevokeCredential<ReadTokenTag>.self])
 
@@ -23,18 +23,20 @@ extension DecodeWatchCommand {
             @Option(
                 help: ArgumentHelp(
                     "What the token may do: read (queries, dashboard, /metrics), triage (also resolve, mute and "
-                        + "unmute) or admin (triage, and managing keys and tokens as the API gains it).",
+                        + "unmute) or admin (triage, and managing keys and tokens).",
                     valueName: "read|triage|admin"))
             var scope = TokenScope.read
-            @OptionGroup var store: StoreOptions
-            @OptionGroup var databaseOnly: DatabaseOnlyOptions
+            @OptionGroup var source: SourceOptions
             @Flag(help: StoreOptions.createHelp) var create = false
 
-            func validate() throws { try CredentialActions.check(name, option: "--name") }
+            func validate() throws {
+                try CredentialActions.check(name, option: "--name")
+                try CredentialActions.checkCreate(create, source: source)
+            }
 
             func run() async throws {
                 try await CredentialActions.create(
-                    kind: .read, app: nil, name: name, scope: scope, store: store, createFlag: create)
+                    kind: .read, app: nil, name: name, scope: scope, source: source, createFlag: create)
             }
         }
     }

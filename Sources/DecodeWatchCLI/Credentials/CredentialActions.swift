@@ -10,19 +10,29 @@ enum CredentialActions {
         case table, json
     }
 
-    /// Makes and stores a credential, then prints its secret once on standard output (so a script can
-    /// capture it) and what to do with it on standard error. A missing SQLite file is created only with `--create`.
+    /// Makes and stores a credential, on the database or through the collector's API, then prints its secret once on
+    /// standard output (so a script can capture it) and what to do with it on standard error. A missing SQLite file
+    /// is created only with `--create`.
     /// - Parameter scope: what a read token may do; ignored for ingest keys.
     static func create(
-        kind: CredentialKind, app: String?, name: String?, scope: TokenScope = .read, store: StoreOptions,
+        kind: CredentialKind, app: String?, name: String?, scope: TokenScope = .read, source: SourceOptions,
         createFlag: Bool
     ) async throws {
-        let secret = CredentialSecret(kind: kind)
-        let credential = Credential(kind: kind, app: app, name: name, scope: scope, createdAt: Date())
-        try await store.withStore(createFlag: createFlag) {
-            try await $0.insertCredential(credential, secretHash: secret.hash)
+        let credential: Credential
+        let secret: String
+        switch try source.source() {
+        case .store(let store):
+            let made = CredentialSecret(kind: kind)
+            credential = Credential(
+                kind: kind, app: app, name: name, scope: scope, createdAt: Date(), createdBy: LocalActor.name)
+            try await store.withStore(createFlag: createFlag) {
+                try await $0.insertCredential(credential, secretHash: made.hash)
+            }
+            secret = made.value
+        case .collector(let collector):
+            (credential, secret) = try await collector.createCredential(kind: kind, app: app, name: name, scope: scope)
         }
-        print(secret.value)
+        print(secret)
         let what =
             kind == .ingest
             ? "ingest key \(credential.id) for app '\(app ?? "")'"
@@ -38,8 +48,12 @@ enum CredentialActions {
     }
 
     /// Prints the credentials of a kind, oldest first.
-    static func list(kind: CredentialKind, format: Format, store: StoreOptions) async throws {
-        let credentials = try await store.withStore { try await $0.credentials(kind: kind) }
+    static func list(kind: CredentialKind, format: Format, source: SourceOptions) async throws {
+        let credentials: [Credential]
+        switch try source.source() {
+        case .store(let store): credentials = try await store.withStore { try await $0.credentials(kind: kind) }
+        case .collector(let collector): credentials = try await collector.credentials(kind: kind)
+        }
         switch format {
         case .json:
             print(try CommandJSON.render(credentials), terminator: "")
@@ -49,9 +63,23 @@ enum CredentialActions {
     }
 
     /// Revokes a credential by id; every collector sharing the store refuses it within seconds.
-    static func revoke(kind: CredentialKind, id: String, store: StoreOptions) async throws {
-        try await store.withStore { try await $0.revokeCredential(id: id, kind: kind, at: Date()) }
+    static func revoke(kind: CredentialKind, id: String, source: SourceOptions) async throws {
+        switch try source.source() {
+        case .store(let store):
+            try await store.withStore {
+                try await $0.revokeCredential(id: id, kind: kind, at: Date(), by: LocalActor.name)
+            }
+        case .collector(let collector):
+            try await collector.revokeCredential(kind: kind, id: id)
+        }
         print("Revoked \(id).")
+    }
+
+    /// Refuses `--create` with a collector: it creates a database file, which a collector's API has no use for.
+    static func checkCreate(_ create: Bool, source: SourceOptions) throws {
+        guard create, case .collector = try source.source() else { return }
+        throw ValidationError(
+            "--create makes a missing SQLite file; it has no meaning with --url (or DECODEWATCH_URL): leave it out.")
     }
 
     /// The `list` table: a key's app and name, a token's name and scope.
@@ -65,15 +93,16 @@ enum CredentialActions {
         let ingest = kind == .ingest
         var rows = [
             ["ID"] + (ingest ? ["APP"] : []) + ["NAME"] + (ingest ? [] : ["SCOPE"])
-                + ["CREATED", "LAST USED", "STATUS"]
+                + ["CREATED", "BY", "LAST USED", "STATUS"]
         ]
         for credential in credentials {
             rows.append(
                 [credential.id] + (ingest ? [credential.app ?? "-"] : []) + [credential.name ?? "-"]
                     + (ingest ? [] : [credential.scope?.rawValue ?? "-"]) + [
-                        RFC3339.string(from: credential.createdAt),
+                        RFC3339.string(from: credential.createdAt), credential.createdBy ?? "-",
                         credential.lastUsedAt.map(RFC3339.string(from:)) ?? "never",
-                        credential.revokedAt == nil ? "active" : "revoked",
+                        credential.revokedAt == nil
+                            ? "active" : credential.revokedBy.map { "revoked by \($0)" } ?? "revoked",
                     ])
         }
         return TextTable.render(rows)

@@ -31,11 +31,10 @@ struct ListCredentials<Tag: CredentialKindTag>: AsyncParsableCommand {
         CommandConfiguration(commandName: "list", abstract: "List \(Tag.noun)s (never their secrets).")
     }
     @Option(help: "Output format: table or json.") var format: CredentialActions.Format = .table
-    @OptionGroup var store: StoreOptions
-    @OptionGroup var databaseOnly: DatabaseOnlyOptions
+    @OptionGroup var source: SourceOptions
 
     func run() async throws {
-        try await CredentialActions.list(kind: Tag.kind, format: format, store: store)
+        try await CredentialActions.list(kind: Tag.kind, format: format, source: source)
     }
 }
 
@@ -46,10 +45,9 @@ struct RevokeCredential<Tag: CredentialKindTag>: AsyncParsableCommand {
             commandName: "revoke", abstract: "Revoke \(Tag.noun) ID; collectors refuse it within seconds.")
     }
     @Argument(help: ArgumentHelp("The id, as shown by `decodewatch \(Tag.command) list`.")) var id: String
-    @OptionGroup var store: StoreOptions
-    @OptionGroup var databaseOnly: DatabaseOnlyOptions
+    @OptionGroup var source: SourceOptions
 
     func run() async throws {
-        try await CredentialActions.revoke(kind: Tag.kind, id: id, store: store)
+        try await CredentialActions.revoke(kind: Tag.kind, id: id, source: source)
     }
 }

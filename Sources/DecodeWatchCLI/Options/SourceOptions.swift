@@ -2,7 +2,8 @@ import ArgumentParser
 import DecodeWatchStore
 import Foundation
 
-/// Where a read or triage command (`fields`, `drift`, `resolve`, `mute`, `unmute`) gets its answers: the database
+/// Where a read, triage or admin command (`fields`, `drift`, `resolve`, `mute`, `unmute`, `keys`, `tokens`) works: the
+/// database
 /// (``StoreOptions``), or a running collector's HTTP API with `--url` and a read token (docs/cli.md#remote).
 ///
 /// A flag beats the environment: `--db` or `--database-url` use the database even while `DECODEWATCH_URL` is
@@ -65,7 +66,7 @@ struct SourceOptions: ParsableArguments {
         case .store(let store):
             return try await store.withStore { store in
                 let id = try await store.groupID(startingWith: text)
-                try await store.apply(action, to: id, at: Date())
+                try await store.apply(action, to: id, at: Date(), by: LocalActor.name)
                 return id
             }
         case .collector(let collector):
@@ -74,7 +75,7 @@ struct SourceOptions: ParsableArguments {
     }
 }
 
-/// The flags of a command that works on the database only (`keys`, `tokens`, `alerts`, `contracts`, `digest`):
+/// The flags of a command that works on the database only (`alerts`, `contracts`, `digest`):
 /// `--url` and `--token` are taken only to say so, instead of ArgumentParser's "unknown option".
 struct DatabaseOnlyOptions: ParsableArguments {
     @Option(help: .hidden) var url: String?

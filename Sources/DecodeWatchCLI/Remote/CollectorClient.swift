@@ -38,7 +38,34 @@ struct CollectorClient: Sendable {
         return try decode(Answer.self, from: answer).group
     }
 
-    private func send(_ method: String, _ path: String, query: [String: String?] = [:]) async throws -> Data {
+    /// Makes a key or token through `POST /v1/keys` or `/v1/tokens` (an admin token's work).
+    /// - Returns: the credential and its secret, which the collector shows this once.
+    func createCredential(
+        kind: CredentialKind, app: String?, name: String?, scope: TokenScope
+    ) async throws -> (Credential, String) {
+        var draft: [String: String] = [:]
+        draft["app"] = app
+        draft["name"] = name
+        if kind == .read { draft["scope"] = scope.rawValue }
+        let answer = try await send("POST", "/v1/\(kind.collection)", body: try JSONEncoder().encode(draft))
+        struct Secret: Decodable { let secret: String }
+        return (try decode(Credential.self, from: answer), try decode(Secret.self, from: answer).secret)
+    }
+
+    /// Every key or token, through `GET /v1/keys` or `/v1/tokens`.
+    func credentials(kind: CredentialKind) async throws -> [Credential] {
+        try await get([Credential].self, "/v1/\(kind.collection)")
+    }
+
+    /// Revokes a key or token through `DELETE /v1/keys/{id}` or `/v1/tokens/{id}`.
+    func revokeCredential(kind: CredentialKind, id: String) async throws {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["_", "-"])) ?? id
+        _ = try await send("DELETE", "/v1/\(kind.collection)/\(escaped)")
+    }
+
+    private func send(
+        _ method: String, _ path: String, query: [String: String?] = [:], body: Data? = nil
+    ) async throws -> Data {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
         if let basePath = components?.percentEncodedPath {
             components?.percentEncodedPath = (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + path
@@ -50,6 +77,10 @@ struct CollectorClient: Sendable {
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let (data, response): (Data, URLResponse)

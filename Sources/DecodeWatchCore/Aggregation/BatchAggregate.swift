@@ -89,7 +89,7 @@ extension Redactor {
         Sample(
             snippet: sample.snippet.map { redactSnippet($0, maxBytes: IngestLimits.Field.snippetBytes) },
             message: sample.message.map { redactMessage($0, maxCharacters: IngestLimits.Field.message) },
-            type: sample.type)
+            type: sample.type, keyDecoding: sample.keyDecoding)
     }
 }
 
@@ -151,25 +151,35 @@ public struct Sample: Codable, Sendable, Hashable {
     public var message: String?
     /// The Swift type that was being decoded.
     public var type: String?
+    /// How the app's decoder named the payload's keys, when its SDK said (``KeyDecoding``).
+    public var keyDecoding: KeyDecoding?
 
     /// Creates a sample.
-    public init(snippet: String? = nil, message: String? = nil, type: String? = nil) {
+    public init(
+        snippet: String? = nil, message: String? = nil, type: String? = nil, keyDecoding: KeyDecoding? = nil
+    ) {
         self.snippet = snippet
         self.message = message
         self.type = type
+        self.keyDecoding = keyDecoding
     }
 
-    /// Borrows the report: only its three fields are copied, not the whole report.
+    /// Borrows the report: only its four fields are copied, not the whole report.
     init(_ report: borrowing Report) {
-        self.init(snippet: report.snippet, message: report.message, type: report.type)
+        self.init(
+            snippet: report.snippet, message: report.message, type: report.type, keyDecoding: report.keyDecoding)
     }
 
-    enum CodingKeys: String, CodingKey { case snippet, message, type }
+    enum CodingKeys: String, CodingKey {
+        case snippet, message, type
+        case keyDecoding = "key_decoding"
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(snippet, forKey: .snippet)
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(type, forKey: .type)
+        try container.encodeIfPresent(keyDecoding, forKey: .keyDecoding)
     }
 }

@@ -59,7 +59,7 @@ private struct AppChange {
     init(field: FieldSummary, steps: [JSONPathStep], value: SampledValue) {
         let spec = field.drift?.spec
         let type = SwiftNames.type(expected: field.expected, spec: spec)
-        let property = Property(steps: steps)
+        let property = Property(steps: steps, keyDecoding: field.sample.keyDecoding)
         let enumChange = EnumChange(field: field, value: value)
         problem = Self.problem(field: field, value: value, type: enumChange?.name ?? type)
         if let enumChange {
@@ -199,25 +199,29 @@ private struct Property {
     /// How many `[*]` end the path: the field is an element (of an element…) of the property.
     var trailingWildcards: Int
 
-    init(steps: [JSONPathStep]) {
+    /// - Parameter keyDecoding: how the app's decoder names keys (``Sample/keyDecoding``), so that the property is
+    ///   named as the app spells it.
+    init(steps: [JSONPathStep], keyDecoding: KeyDecoding?) {
         trailingWildcards = steps.reversed().prefix { $0 == .wildcard }.count
         let owner = steps.dropLast(trailingWildcards).last
         if case .key(let key)? = owner {
-            let (name, renamed) = SwiftNames.property(key)
-            declaration = Declaration(name: name, key: renamed ? key : nil, arrays: trailingWildcards)
+            let (name, codingKey) = SwiftNames.property(key, keyDecoding: keyDecoding)
+            declaration = Declaration(name: name, key: key, codingKey: codingKey, arrays: trailingWildcards)
         }
     }
 
     /// A type nested in the arrays below the property, less `dropping` levels.
     func wrap(_ type: String, dropping: Int = 0) -> String {
-        Declaration(name: "", key: nil, arrays: trailingWildcards).wrap(type, dropping: dropping)
+        Declaration(name: "", key: "", arrays: trailingWildcards).wrap(type, dropping: dropping)
     }
 
     struct Declaration {
         /// The Swift property name.
         var name: String
-        /// The JSON key, when the name differs from it.
-        var key: String?
+        /// The JSON key, as the payload spells it.
+        var key: String
+        /// What the property's `CodingKeys` case must hold, when the decoder cannot name the property by itself.
+        var codingKey: String? = nil
         /// How many array levels lie between the property and the field.
         var arrays: Int
 
@@ -229,9 +233,10 @@ private struct Property {
 
         /// The declaration's code, after a line mapping the key when the property cannot be named after it.
         func code(_ declaration: String) -> String {
-            guard let key else { return declaration }
-            return "// JSON key \(SwiftNames.quoted(key)): in CodingKeys, case \(name) = \(SwiftNames.quoted(key))\n"
-                + declaration
+            guard let codingKey else { return declaration }
+            let read = codingKey == key ? "" : ", which convertFromSnakeCase reads as \(SwiftNames.quoted(codingKey))"
+            return "// JSON key \(SwiftNames.quoted(key))\(read): in CodingKeys, case \(name) = "
+                + "\(SwiftNames.quoted(codingKey))\n" + declaration
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Swift spellings for a suggestion's code: property and case names from JSON, type names from reports and specs.
 enum SwiftNames {
     /// What stands for a type DecodeWatch cannot name: an Xcode placeholder, so the code shows where to fill it in.
@@ -14,11 +16,27 @@ enum SwiftNames {
         "true", "try", "typealias", "var", "where", "while",
     ]
 
-    /// A property name for a JSON key: the key itself when Swift accepts it, else a camel-case rendering of it.
-    /// - Returns: the name, and whether it differs from the key (then the app maps it in `CodingKeys`).
-    static func property(_ key: String) -> (name: String, renamed: Bool) {
-        if isIdentifier(key) { return (keywords.contains(key) ? "`\(key)`" : key, false) }
-        return (camelCase(key, fallback: "value"), true)
+    /// A property name for a JSON key, as the app's decoder names it: the key itself, or under `convertFromSnakeCase`
+    /// the decoder's conversion of it (`avatar_url` → `avatarUrl`), when Swift accepts that as a name; else a
+    /// camel-case rendering of it, which the app maps in `CodingKeys`.
+    /// - Returns: the name, and the string its `CodingKeys` case must hold when the name is not the decoder's own.
+    static func property(_ key: String, keyDecoding: KeyDecoding?) -> (name: String, codingKey: String?) {
+        let decoded = keyDecoding == .convertFromSnakeCase ? fromSnakeCase(key) : key
+        if isIdentifier(decoded) { return (keywords.contains(decoded) ? "`\(decoded)`" : decoded, nil) }
+        return (camelCase(decoded, fallback: "value"), decoded)
+    }
+
+    /// The name `JSONDecoder`'s `convertFromSnakeCase` gives a key, by Foundation's rule: `avatar_url` → `avatarUrl`,
+    /// `html_URL` → `htmlUrl`, `_private_id` → `_privateId`; underscores around the key stay, and a key without one
+    /// inside stays as it is.
+    static func fromSnakeCase(_ key: String) -> String {
+        guard let first = key.firstIndex(where: { $0 != "_" }), let last = key.lastIndex(where: { $0 != "_" }) else {
+            return key
+        }
+        let words = key[first...last].split(separator: "_")
+        guard words.count > 1 else { return key }
+        let joined = words[0].lowercased() + words.dropFirst().map(\.capitalized).joined()
+        return String(key[..<first]) + joined + String(key[key.index(after: last)...])
     }
 
     /// An enum case for a raw value: the value itself when it is a lower-case identifier, else its camel case.

@@ -215,6 +215,7 @@ struct BatchDecoder {
         var message = Field<String>.absent
         var snippet = Field<StringSpan>.absent
         var count = Field<Int>.absent
+        var keyDecoding = Field<KeyDecoding>.absent
         let report = try readObject(expected: "expected an object") { reader throws(JSONSyntaxError) in
             try reader.readMembers { reader throws(JSONSyntaxError) in
                 if reader.scanner.lastKeyIs("occurred_at"), occurredAt.isAbsent {
@@ -230,7 +231,7 @@ struct BatchDecoder {
                     path = try reader.readPath()
                     pathText = start..<reader.scanner.index
                 } else if reader.scanner.lastKeyIs("kind"), kind.isAbsent {
-                    kind = try reader.readKind()
+                    kind = try reader.readName(Self.kinds) { "unknown kind '\($0)'" }
                 } else if reader.scanner.lastKeyIs("expected"), expected.isAbsent {
                     expected = try reader.readString()
                 } else if reader.scanner.lastKeyIs("message"), message.isAbsent {
@@ -242,6 +243,8 @@ struct BatchDecoder {
                     }
                 } else if reader.scanner.lastKeyIs("count"), count.isAbsent {
                     count = try reader.readInt()
+                } else if reader.scanner.lastKeyIs("key_decoding"), keyDecoding.isAbsent {
+                    keyDecoding = try reader.readName(Self.keyDecodings, unknown: Report.unknownKeyDecoding)
                 } else {
                     try reader.scanner.scanValue()
                 }
@@ -269,10 +272,11 @@ struct BatchDecoder {
             let message = try message.optional(at("message")).get()
             let snippet = try snippet.optional(at("snippet")).get()
             let count = try count.optional(at("count")).get() ?? 1
+            let keyDecoding = try keyDecoding.optional(at("key_decoding")).get()
             span = snippet
             return Report(
                 occurredAt: date, endpoint: endpoint, type: type, path: path, kind: kind, expected: expected,
-                message: message, count: count)
+                message: message, count: count, keyDecoding: keyDecoding)
         }
         return (read, shape, span)
     }
@@ -352,24 +356,27 @@ struct BatchDecoder {
         }
     }
 
-    /// Reads `kind`, matched against the known kinds in the body's bytes: a report's kind makes no string.
-    private mutating func readKind() throws(JSONSyntaxError) -> Field<ReportKind> {
+    /// Reads a string that must be one of `names`, matched in the body's bytes: a known name makes no string.
+    private mutating func readName<Name>(
+        _ names: [(value: Name, bytes: [UInt8])], unknown: (String) -> String
+    ) throws(JSONSyntaxError) -> Field<Name> {
         try readStringContents { scanner, contents, escaped in
-            if !escaped,
-                let known = Self.kinds.first(where: {
-                    $0.name.count == contents.count
-                        && memcmp(scanner.base + contents.lowerBound, $0.name, contents.count) == 0
-                })
-            {
-                return .value(known.kind)
+            let text = { scanner.text(from: contents.lowerBound, to: contents.upperBound, escaped: escaped) }
+            let known = names.first { name in
+                escaped
+                    ? name.bytes.elementsEqual(text().utf8)
+                    : name.bytes.count == contents.count
+                        && memcmp(scanner.base + contents.lowerBound, name.bytes, contents.count) == 0
             }
-            let name = scanner.text(from: contents.lowerBound, to: contents.upperBound, escaped: escaped)
-            return ReportKind(rawValue: name).map(Field.value) ?? .wrong(at: "", "unknown kind '\(name)'")
+            return known.map { .value($0.value) } ?? .wrong(at: "", unknown(text()))
         }
     }
 
     /// Each kind with the bytes of its name.
-    private static let kinds = ReportKind.allCases.map { (kind: $0, name: Array($0.rawValue.utf8)) }
+    private static let kinds = ReportKind.allCases.map { (value: $0, bytes: Array($0.rawValue.utf8)) }
+
+    /// Each key decoding strategy with the bytes of its name.
+    private static let keyDecodings = KeyDecoding.allCases.map { (value: $0, bytes: Array($0.rawValue.utf8)) }
 
     /// Reads an RFC 3339 time, parsed from the body's bytes unless it holds an escape.
     private mutating func readTime() throws(JSONSyntaxError) -> Field<Date> {

@@ -11,7 +11,7 @@ struct CollectorRequestContext: AccessRequestContext {
     var coreContext: CoreRequestContextStorage
     /// Reading only until ``ReadAccessMiddleware`` says more: a changing route registered outside the read routes
     /// by mistake then refuses every change rather than allowing it.
-    var access = RequestAccess.token(.read)
+    var access = RequestAccess.token(.read, actor: "unauthenticated")
 
     init(source: Source) {
         coreContext = .init(source: source)

@@ -53,7 +53,7 @@ struct FieldsController<Context: AccessRequestContext>: Sendable {
         try context.access.require(.resolve)
         let group = try await store.group(namedIn: context)
         let now = Date()
-        try await store.apply(.resolve, to: group, at: now)
+        try await store.apply(.resolve, to: group, at: now, by: context.access.actor)
         return try Response.json([
             "group": group, "status": GroupStatus.resolved.rawValue, "resolved_at": RFC3339.string(from: now),
         ])

@@ -32,7 +32,7 @@ struct GroupActionsController<Context: AccessRequestContext>: Sendable {
     private func apply(_ action: GroupAction, _ context: Context) async throws -> Response {
         try context.access.require(action)
         let group = try await store.group(namedIn: context)
-        try await store.apply(action, to: group, at: Date())
+        try await store.apply(action, to: group, at: Date(), by: context.access.actor)
         let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
         return try Response.json(
             GroupActionsAnswer(group: group, state: state, history: try await store.statusHistory(group: group)))
@@ -53,7 +53,7 @@ struct GroupActionsAnswer: Encodable {
         case resolvedThroughVersion = "resolved_through_version"
     }
 
-    enum EventKeys: String, CodingKey { case at, action, detail }
+    enum EventKeys: String, CodingKey { case at, action, detail, actor }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -69,6 +69,7 @@ struct GroupActionsAnswer: Encodable {
             try entry.encode(RFC3339.string(from: event.at), forKey: .at)
             try entry.encode(event.action, forKey: .action)
             try entry.encode(event.detail, forKey: .detail)
+            try entry.encode(event.actor, forKey: .actor)
         }
     }
 }

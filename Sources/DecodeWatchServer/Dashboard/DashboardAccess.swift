@@ -36,7 +36,7 @@ struct DashboardAccess: Sendable {
         } else {
             credential = nil
         }
-        return credential.map { .token($0.scope ?? .read) }
+        return credential.map { .token($0.scope ?? .read, actor: $0.actor) }
     }
 
     /// Whether sign-in is needed at all, to show or hide the sign-out button.

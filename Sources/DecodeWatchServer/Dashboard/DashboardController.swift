@@ -69,7 +69,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
         do {
             let action = try Self.action(form)
             try allowed.require(action)
-            try await store.apply(action, to: id, at: Date())
+            try await store.apply(action, to: id, at: Date(), by: allowed.actor)
         } catch let error as QueryError {
             return try message("Cannot do that", error.message, request: request, status: .badRequest)
         } catch let error as APIError where error.status == .forbidden {

@@ -77,6 +77,8 @@ struct GroupView: Sendable {
         let at: DashboardFormat.Time
         let action: String
         let detail: String
+        /// Who took the decision, e.g. "by alice"; empty when unknown.
+        var actor = ""
     }
 
     /// The group as stored: its id, app, endpoint, path and latest sample.
@@ -122,9 +124,7 @@ struct GroupView: Sendable {
     /// Offers the decisions only to a viewer whose access allows them: a form that could only be refused is
     /// left out, with the scope it would need said instead.
     mutating func offerDecisions(to access: RequestAccess) {
-        guard case .token(let held) = access, !held.allows(GroupAction.requiredScope) else { return }
-        decisionNote = RequestAccess.refusal(
-            GroupAction.requiredScope, held: held, for: "Resolving or muting a group")
+        decisionNote = access.refusal(GroupAction.requiredScope, for: "Resolving or muting a group")
     }
 
     init(
@@ -144,7 +144,9 @@ struct GroupView: Sendable {
         muted = state.isMuted
         if state.isMuted {
             muteLabel =
-                state.mutedFailuresLeft.map { "muted for \(DashboardFormat.count($0)) more \(Plural.noun("failure", $0))" }
+                state.mutedFailuresLeft.map {
+                    "muted for \(DashboardFormat.count($0)) more \(Plural.noun("failure", $0))"
+                }
                 ?? state.mutedUntil.map { "muted until \(RFC3339.string(from: $0))" } ?? "muted"
         } else {
             muteLabel = ""
@@ -182,7 +184,9 @@ struct GroupView: Sendable {
         listLink = chosen.map { "/?environment=\(DashboardPage.queryEscape($0))" } ?? "/"
         environment = chosen
         var events = history.map {
-            Event(at: DashboardFormat.time($0.at, now: now), action: $0.action, detail: $0.detail ?? "")
+            Event(
+                at: DashboardFormat.time($0.at, now: now), action: $0.action, detail: $0.detail ?? "",
+                actor: $0.actor.map { "by \($0)" } ?? "")
         }
         if let regressed = group.lifecycle.regressedAt {
             events.append(

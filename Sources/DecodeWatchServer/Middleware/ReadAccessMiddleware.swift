@@ -25,7 +25,7 @@ struct ReadAccessMiddleware<Context: AccessRequestContext>: RouterMiddleware {
                 .unauthorized, "invalid_read_token",
                 "The read token is unknown or revoked; check it with `decodewatch tokens list`.")
         }
-        context.access = .token(credential.scope ?? .read)
+        context.access = .token(credential.scope ?? .read, actor: credential.actor)
         return try await next(request, context)
     }
 }

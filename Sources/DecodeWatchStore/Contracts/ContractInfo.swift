@@ -12,6 +12,8 @@ public struct ContractInfo: Codable, Sendable, Hashable {
     public var name: String
     /// When it was imported: its version.
     @RFC3339Coded public var importedAt: Date
+    /// Who imported it (docs/api.md#group-actions); `nil` when unknown.
+    @NullEncoded public var importedBy: String?
     /// The file it was read from, as given.
     @NullEncoded public var source: String?
     /// The OpenAPI version the document declared.
@@ -26,17 +28,19 @@ public struct ContractInfo: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case id, app, name, source, openapi, title, operations
         case importedAt = "imported_at"
+        case importedBy = "imported_by"
         case apiVersion = "api_version"
     }
 }
 
 extension ContractInfo {
     /// A record for a new import of a spec.
-    public init(app: String, name: String, source: String?, spec: ContractSpec, at date: Date) {
+    /// - Parameter actor: who imports it (docs/api.md#group-actions).
+    public init(app: String, name: String, source: String?, spec: ContractSpec, at date: Date, by actor: String?) {
         self.init(
             id: "ctr_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16),
-            app: app, name: name, importedAt: date, source: source, openapi: spec.openapi, title: spec.title,
-            apiVersion: spec.version, operations: spec.operations.count)
+            app: app, name: name, importedAt: date, importedBy: actor, source: source, openapi: spec.openapi,
+            title: spec.title, apiVersion: spec.version, operations: spec.operations.count)
     }
 }
 

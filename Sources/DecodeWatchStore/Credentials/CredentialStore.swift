@@ -18,9 +18,11 @@ public protocol CredentialStore: Sendable {
     /// Every credential of a kind, oldest first.
     func credentials(kind: CredentialKind) async throws -> [Credential]
 
-    /// Revokes a credential; it is refused from then on. Revoking twice keeps the first time.
+    /// Revokes a credential; it is refused from then on. Revoking twice keeps the first time and actor.
+    /// - Parameters:
+    ///   - actor: who revokes it (docs/api.md#group-actions).
     /// - Throws: ``StoreError`` with code `notFound` when no credential of that kind has the id.
-    func revokeCredential(id: String, kind: CredentialKind, at date: Date) async throws
+    func revokeCredential(id: String, kind: CredentialKind, at date: Date, by actor: String) async throws
 
     /// Records that a credential was used.
     func recordCredentialUse(id: String, at date: Date) async throws

@@ -337,5 +337,20 @@ extension SchemaMigration {
                 .addColumn(.text("scope", .nullable), to: "credentials"),
                 .sql("UPDATE credentials SET scope = 'triage' WHERE kind = 'read'"),
             ]),
+        // How the app's decoder named the sample's keys (`reports[].key_decoding`), so that a suggested fix names the
+        // property as the app spells it. Samples stored before have none and are named after their JSON keys.
+        SchemaMigration(
+            sqlite: "addSampleKeyDecoding", postgres: (21, "add_sample_key_decoding"),
+            steps: [.addColumn(.text("sample_key_decoding", .nullable), to: "groups")]),
+        // Who did what (docs/api.md#group-actions): the actor of each decision, key or token change and contract
+        // import. What was done before has none.
+        SchemaMigration(
+            sqlite: "addActors", postgres: (22, "add_actors"),
+            steps: [
+                .addColumn(.text("actor", .nullable), to: "group_status_events"),
+                .addColumn(.text("created_by", .nullable), to: "credentials"),
+                .addColumn(.text("revoked_by", .nullable), to: "credentials"),
+                .addColumn(.text("imported_by", .nullable), to: "contracts"),
+            ]),
     ]
 }

@@ -75,7 +75,7 @@ struct IngestStatements {
             into: "groups",
             columns: [
                 "group_id", "app_id", "endpoint", "path", "kind", "first_seen", "last_seen", "sample_snippet",
-                "sample_message", "sample_type",
+                "sample_message", "sample_type", "sample_key_decoding",
             ],
             rows: groups.map { id, row in
                 let sample = row.sample
@@ -83,6 +83,7 @@ struct IngestStatements {
                     .text(id), .text(row.key.app), .text(row.key.endpoint), .text(row.key.path),
                     .text(row.key.kind.rawValue), SQLValue(row.firstSeen), SQLValue(row.lastSeen),
                     SQLValue(sample.snippet), SQLValue(sample.message), SQLValue(sample.type),
+                    SQLValue(sample.keyDecoding?.rawValue),
                 ]
             },
             dialect: dialect,
@@ -92,7 +93,9 @@ struct IngestStatements {
                     last_seen = \(dialect.greatest("groups.last_seen", "excluded.last_seen")),
                     sample_snippet = CASE WHEN \(newer) THEN excluded.sample_snippet ELSE groups.sample_snippet END,
                     sample_message = CASE WHEN \(newer) THEN excluded.sample_message ELSE groups.sample_message END,
-                    sample_type = CASE WHEN \(newer) THEN excluded.sample_type ELSE groups.sample_type END
+                    sample_type = CASE WHEN \(newer) THEN excluded.sample_type ELSE groups.sample_type END,
+                    sample_key_decoding = CASE WHEN \(newer) THEN excluded.sample_key_decoding
+                        ELSE groups.sample_key_decoding END
                 WHERE groups.app_id = excluded.app_id AND groups.endpoint = excluded.endpoint
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
                 RETURNING group_id, group_seq, state, resolved_at

@@ -7,13 +7,13 @@ extension SQLStore {
         let statement = SQLStatement(
             """
             INSERT INTO contracts (contract_id, app_id, name, imported_at, source, openapi, title, api_version,
-                operations, document)
-            VALUES (\(dialect.parameters(from: 1, count: 10)))
+                operations, document, imported_by)
+            VALUES (\(dialect.parameters(from: 1, count: 11)))
             """,
             [
                 .text(info.id), .text(info.app), .text(info.name), SQLValue(info.importedAt), SQLValue(info.source),
                 .text(info.openapi), .text(info.title), .text(info.apiVersion), .integer(Int64(info.operations)),
-                .text(document),
+                .text(document), SQLValue(info.importedBy),
             ])
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
@@ -91,7 +91,8 @@ extension ContractInfo {
     fileprivate static func select(columns: String, where condition: String, _ arguments: [SQLValue]) -> SQLStatement {
         SQLStatement(
             """
-            SELECT contract_id, app_id, name, imported_at, source, openapi, title, api_version, operations\(columns)
+            SELECT contract_id, app_id, name, imported_at, imported_by, source, openapi, title, api_version,
+                operations\(columns)
             FROM contracts WHERE \(condition)
             ORDER BY app_id, name, imported_at DESC, contract_id
             """,
@@ -102,7 +103,8 @@ extension ContractInfo {
     fileprivate init(_ row: SQLRecord) throws {
         self.init(
             id: try row.text("contract_id"), app: try row.text("app_id"), name: try row.text("name"),
-            importedAt: try row.date("imported_at"), source: try row.optionalText("source"),
+            importedAt: try row.date("imported_at"), importedBy: try row.optionalText("imported_by"),
+            source: try row.optionalText("source"),
             openapi: try row.text("openapi"), title: try row.text("title"), apiVersion: try row.text("api_version"),
             operations: try row.count("operations"))
     }

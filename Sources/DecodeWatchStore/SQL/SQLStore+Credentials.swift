@@ -4,13 +4,13 @@ extension SQLStore {
     public func insertCredential(_ credential: Credential, secretHash: String) async throws {
         let statement = SQLStatement(
             """
-            INSERT INTO credentials (credential_id, kind, app_id, name, scope, secret_hash, created_at)
-            VALUES (\(dialect.parameters(from: 1, count: 7)))
+            INSERT INTO credentials (credential_id, kind, app_id, name, scope, secret_hash, created_at, created_by)
+            VALUES (\(dialect.parameters(from: 1, count: 8)))
             """,
             [
                 .text(credential.id), .text(credential.kind.rawValue), SQLValue(credential.app),
                 SQLValue(credential.name), SQLValue(credential.scope?.rawValue), .text(secretHash),
-                SQLValue(credential.createdAt),
+                SQLValue(credential.createdAt), SQLValue(credential.createdBy),
             ])
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
@@ -26,14 +26,16 @@ extension SQLStore {
         return try await perform(.fetch(statement) { try $0.map(Credential.init) }, access: .lookup)
     }
 
-    public func revokeCredential(id: String, kind: CredentialKind, at date: Date) async throws {
+    public func revokeCredential(id: String, kind: CredentialKind, at date: Date, by actor: String) async throws {
         let p = dialect.parameter
+        // Both assignments read the row as it was: the first revocation's time and actor stay.
         let statement = SQLStatement(
             """
-            UPDATE credentials SET revoked_at = COALESCE(revoked_at, \(p(1)))
+            UPDATE credentials SET revoked_at = COALESCE(revoked_at, \(p(1))),
+                revoked_by = CASE WHEN revoked_at IS NULL THEN \(p(4)) ELSE revoked_by END
             WHERE credential_id = \(p(2)) AND kind = \(p(3)) RETURNING credential_id
             """,
-            [SQLValue(date), .text(id), .text(kind.rawValue)])
+            [SQLValue(date), .text(id), .text(kind.rawValue), .text(actor)])
         guard try await perform(.fetch(statement) { $0.count }, access: .write) > 0 else {
             let list = kind == .ingest ? "decodewatch keys list" : "decodewatch tokens list"
             throw StoreError(
@@ -61,8 +63,11 @@ extension SQLStore {
 extension Credential {
     /// The columns ``init(_:)`` reads, each prefixed (`c.` for a table alias, or nothing).
     static func columns(prefix: String = "") -> String {
-        ["credential_id", "kind", "app_id", "name", "scope", "created_at", "last_used_at", "revoked_at"]
-            .map { prefix + $0 }.joined(separator: ", ")
+        [
+            "credential_id", "kind", "app_id", "name", "scope", "created_at", "created_by", "last_used_at",
+            "revoked_at", "revoked_by",
+        ]
+        .map { prefix + $0 }.joined(separator: ", ")
     }
 
     /// Reads the credentials matching a condition (which may end in `ORDER BY`).
@@ -79,6 +84,7 @@ extension Credential {
         self.init(
             id: try row.text("credential_id"), kind: kind, app: try row.optionalText("app_id"),
             name: try row.optionalText("name"), scope: scope, createdAt: try row.date("created_at"),
-            lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
+            createdBy: try row.optionalText("created_by"), lastUsedAt: try row.optionalDate("last_used_at"),
+            revokedAt: try row.optionalDate("revoked_at"), revokedBy: try row.optionalText("revoked_by"))
     }
 }

@@ -122,8 +122,8 @@ struct FieldsReader {
         return SQLStatement(
             """
             SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, \(seen),
-                   g.sample_snippet, g.sample_message, g.sample_type, g.state, g.resolved_at, g.regressed_at,
-                   g.regressed_version, h.total
+                   g.sample_snippet, g.sample_message, g.sample_type, g.sample_key_decoding, g.state, g.resolved_at,
+                   g.regressed_at, g.regressed_version, h.total
             FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq\(joined)
             WHERE 1 = 1\(filters)
             ORDER BY h.total DESC, g.group_id ASC
@@ -344,9 +344,7 @@ struct WindowFacts {
                 rate: denominator > 0 ? Double(count) / Double(denominator) : nil,
                 firstSeen: lifecycle.firstSeen, lastSeen: try row.date("last_seen"),
                 versions: versions[seq] ?? [:], status: lifecycle.status(since: query.since),
-                sample: Sample(
-                    snippet: try row.optionalText("sample_snippet"), message: try row.optionalText("sample_message"),
-                    type: try row.optionalText("sample_type")))
+                sample: try Sample(row))
         }
         return FieldsSummary(since: query.since, until: query.until, fields: fields)
     }
@@ -370,6 +368,16 @@ struct WindowFacts {
 struct AppEndpoint: Hashable {
     var app: String
     var endpoint: String
+}
+
+extension Sample {
+    /// The `sample_*` columns of a `groups` row.
+    init(_ row: SQLRecord) throws {
+        self.init(
+            snippet: try row.optionalText("sample_snippet"), message: try row.optionalText("sample_message"),
+            type: try row.optionalText("sample_type"),
+            keyDecoding: try row.optionalText("sample_key_decoding").flatMap(KeyDecoding.init(rawValue:)))
+    }
 }
 
 extension GroupLifecycle {

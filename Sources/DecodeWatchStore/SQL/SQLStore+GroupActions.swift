@@ -2,7 +2,7 @@ import DecodeWatchCore
 import Foundation
 
 extension SQLStore {
-    public func apply(_ action: GroupAction, to group: String, at date: Date) async throws {
+    public func apply(_ action: GroupAction, to group: String, at date: Date, by actor: String) async throws {
         if action == .resolve || action == .resolveInNextVersion { try await resolve(group: group, at: date) }
         let p = dialect.parameter
         let facts = SQLStatement(
@@ -24,11 +24,11 @@ extension SQLStore {
                 action, group: group, at: date, total: total, newest: newest, dialect: dialect)
             let event = SQLStatement(
                 """
-                INSERT INTO group_status_events (group_id, at, action, detail)
-                VALUES (\(dialect.parameters(from: 1, count: 4)))
+                INSERT INTO group_status_events (group_id, at, action, detail, actor)
+                VALUES (\(dialect.parameters(from: 1, count: 5)))
                 ON CONFLICT (group_id, at, action) DO NOTHING
                 """,
-                [.text(group), SQLValue(date), .text(action.name), SQLValue(detail)])
+                [.text(group), SQLValue(date), .text(action.name), SQLValue(detail), .text(actor)])
             return try .runAll([change, event]) { _ in .done(()) }
         }
         try await perform(step, access: .write)
@@ -149,7 +149,7 @@ extension SQLStore {
     public func statusHistory(group: String) async throws -> [GroupStatusEvent] {
         let statement = SQLStatement(
             """
-            SELECT at, action, detail FROM group_status_events WHERE group_id = \(dialect.parameter(1))
+            SELECT at, action, detail, actor FROM group_status_events WHERE group_id = \(dialect.parameter(1))
             ORDER BY at, action
             """,
             [.text(group)])
@@ -157,7 +157,8 @@ extension SQLStore {
             .fetch(statement) { rows in
                 try rows.map {
                     GroupStatusEvent(
-                        at: try $0.date("at"), action: try $0.text("action"), detail: try $0.optionalText("detail"))
+                        at: try $0.date("at"), action: try $0.text("action"), detail: try $0.optionalText("detail"),
+                        actor: try $0.optionalText("actor"))
                 }
             }, access: .read)
     }
@@ -228,7 +229,7 @@ extension SQLStore {
         let statement = SQLStatement(
             """
             SELECT group_id, app_id, endpoint, path, kind, first_seen, last_seen, sample_snippet, sample_message,
-                   sample_type, state, resolved_at, regressed_at, regressed_version
+                   sample_type, sample_key_decoding, state, resolved_at, regressed_at, regressed_version
             FROM groups WHERE \(condition)\(orderedLimit.map { " ORDER BY group_id LIMIT \($0)" } ?? "")
             """,
             arguments)
@@ -239,9 +240,7 @@ extension SQLStore {
                         id: try row.text("group_id"), app: try row.text("app_id"), endpoint: try row.text("endpoint"),
                         path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
                         lastSeen: try row.date("last_seen"), lifecycle: try GroupLifecycle(row),
-                        sample: Sample(
-                            snippet: try row.optionalText("sample_snippet"),
-                            message: try row.optionalText("sample_message"), type: try row.optionalText("sample_type")))
+                        sample: try Sample(row))
                 }
             }, access: .read)
     }

@@ -81,6 +81,9 @@ struct BatchTextGenerator {
         add("message", false, .string(text()), &self)
         add("snippet", false, .string(#"{"id":1,"title":null,"tags":["a","\n"]}"#), &self)
         add("count", false, .number(number()), &self)
+        add(
+            "key_decoding", false,
+            .string(pick(["use_default_keys", "convert_from_snake_case", "custom", "snake_case", "Custom"])), &self)
         return .object(dressed(members))
     }
 

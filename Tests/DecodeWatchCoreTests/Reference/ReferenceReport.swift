@@ -54,7 +54,8 @@ struct ReferenceReport: Decodable {
             expected: try storable(try container.decodeIfPresent(String.self, forKey: .expected), .expected),
             message: try storable(try container.decodeIfPresent(String.self, forKey: .message), .message),
             snippet: try storable(try container.decodeIfPresent(String.self, forKey: .snippet), .snippet),
-            count: try container.decodeIfPresent(Int.self, forKey: .count) ?? 1)
+            count: try container.decodeIfPresent(Int.self, forKey: .count) ?? 1,
+            keyDecoding: try Report.keyDecoding(in: container))
     }
 
     /// A path element's text when it is a string.

@@ -94,7 +94,7 @@ struct TestCollector {
         String, Credential
     ) {
         let secret = CredentialSecret(kind: kind)
-        let credential = Credential(kind: kind, app: app, name: "test", scope: scope, createdAt: Date())
+        let credential = Credential(kind: kind, app: app, name: "test", scope: scope, createdAt: Date(), createdBy: nil)
         try await store.insertCredential(credential, secretHash: secret.hash)
         return (secret.value, credential)
     }

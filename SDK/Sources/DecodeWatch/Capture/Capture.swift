@@ -138,7 +138,8 @@ enum Capture {
             occurredAt: Date(), endpoint: context.endpoint, type: type, path: path, kind: failure.kind,
             expected: expected,
             message: context.reporter.configuration.redactor.redactMessage(
-                failure.message.withoutNUL, maxCharacters: messageLimit)
+                failure.message.withoutNUL, maxCharacters: messageLimit),
+            keyDecoding: context.keyDecoding
         )
         if let scope = CaptureScope.current {
             report.snippet = snippet()

@@ -30,6 +30,8 @@ public struct DecodeContext: Sendable {
     public let reporter: Reporter
     /// Whether this response was picked by sampling; failures of an unsampled response are ignored.
     public let isSampled: Bool
+    /// How the decoder turns the payload's keys into Swift names, sent with every report.
+    let keyDecoding: KeyDecoding
     /// How the payload spelled the keys the decoder converted, so reports name the backend's keys.
     let keySpelling: JSONKeySpelling
 
@@ -56,7 +58,8 @@ public struct DecodeContext: Sendable {
         self.rootType = rootType.map(TypeName.of)
         self.reporter = reporter
         self.isSampled = reporter.samples()
-        self.keySpelling = JSONKeySpelling(keyDecodingStrategy)
+        self.keyDecoding = KeyDecoding(keyDecodingStrategy)
+        self.keySpelling = JSONKeySpelling(keyDecoding)
     }
 
     /// Counts one decoded response of this endpoint, failed or not: the denominator of the breaking rate.
@@ -69,6 +72,17 @@ public struct DecodeContext: Sendable {
     }
 
     private static let normalizer = EndpointNormalizer()
+}
+
+extension KeyDecoding {
+    /// The wire's name for a decoder's strategy.
+    init(_ strategy: JSONDecoder.KeyDecodingStrategy) {
+        switch strategy {
+        case .useDefaultKeys: self = .useDefaultKeys
+        case .convertFromSnakeCase: self = .convertFromSnakeCase
+        default: self = .custom
+        }
+    }
 }
 
 extension CodingUserInfoKey {

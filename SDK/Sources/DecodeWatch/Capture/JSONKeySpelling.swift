@@ -10,12 +10,8 @@ enum JSONKeySpelling: Sendable {
     case snakeCase
 
     /// The spelling a decoding strategy undoes.
-    init(_ strategy: JSONDecoder.KeyDecodingStrategy) {
-        if case .convertFromSnakeCase = strategy {
-            self = .snakeCase
-        } else {
-            self = .asDecoded
-        }
+    init(_ strategy: KeyDecoding) {
+        self = strategy == .convertFromSnakeCase ? .snakeCase : .asDecoded
     }
 
     /// A path with every key spelled as in the payload.

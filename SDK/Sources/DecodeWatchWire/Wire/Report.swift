@@ -21,11 +21,14 @@ public struct Report: Codable, Sendable, Hashable {
     public var snippet: String?
     /// How many identical failures this report stands for.
     public var count: Int
+    /// How the decoder turned the payload's keys into Swift names; `nil` when the sender did not say.
+    public var keyDecoding: KeyDecoding?
 
     /// Creates a report.
     public init(
         occurredAt: Date, endpoint: String, type: String? = nil, path: [PathElement], kind: ReportKind,
-        expected: String? = nil, message: String? = nil, snippet: String? = nil, count: Int = 1
+        expected: String? = nil, message: String? = nil, snippet: String? = nil, count: Int = 1,
+        keyDecoding: KeyDecoding? = nil
     ) {
         self.occurredAt = occurredAt
         self.endpoint = endpoint
@@ -36,11 +39,13 @@ public struct Report: Codable, Sendable, Hashable {
         self.message = message
         self.snippet = snippet
         self.count = count
+        self.keyDecoding = keyDecoding
     }
 
     @_spi(WireInternals) public enum CodingKeys: String, CodingKey {
         case occurredAt = "occurred_at"
         case endpoint, type, path, kind, expected, message, snippet, count
+        case keyDecoding = "key_decoding"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +69,25 @@ public struct Report: Codable, Sendable, Hashable {
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
         self.snippet = try container.decodeIfPresent(String.self, forKey: .snippet)
         self.count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 1
+        self.keyDecoding = try Self.keyDecoding(in: container)
+    }
+
+    /// `key_decoding`, when present: one of ``KeyDecoding``'s raw values.
+    @_spi(WireInternals) public static func keyDecoding(
+        in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> KeyDecoding? {
+        guard let name = try container.decodeIfPresent(String.self, forKey: .keyDecoding) else { return nil }
+        guard let known = KeyDecoding(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .keyDecoding, in: container, debugDescription: unknownKeyDecoding(name))
+        }
+        return known
+    }
+
+    /// The sentence that refuses an unknown `key_decoding`.
+    @_spi(WireInternals) public static func unknownKeyDecoding(_ name: String) -> String {
+        "unknown key_decoding '\(name)'; expected one of "
+            + KeyDecoding.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,5 +101,6 @@ public struct Report: Codable, Sendable, Hashable {
         try container.encodeIfPresent(message, forKey: .message)
         try container.encodeIfPresent(snippet, forKey: .snippet)
         if count != 1 { try container.encode(count, forKey: .count) }
+        try container.encodeIfPresent(keyDecoding, forKey: .keyDecoding)
     }
 }
