@@ -57,6 +57,7 @@ public func buildApplication(
     GroupActionsController(store: store).addRoutes(to: readers)
     AlertsController(store: store).addRoutes(to: readers)
     ContractsController(store: store).addRoutes(to: readers)
+    TokenController(verifier: verifier).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
     let operations = OperationsController<CollectorRequestContext>(store: store, registry: registry)
