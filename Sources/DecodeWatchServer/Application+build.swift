@@ -58,6 +58,7 @@ public func buildApplication(
     AlertsController(store: store).addRoutes(to: readers)
     ContractsController(store: store).addRoutes(to: readers)
     CredentialsController(store: store).addRoutes(to: readers)
+    TokenController(verifier: verifier).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
     let operations = OperationsController<CollectorRequestContext>(store: store, registry: registry)

@@ -286,18 +286,29 @@ enum CLI {
 
     /// Runs the executable to its end; one that is still running after `timeout` seconds is sent SIGKILL,
     /// so a command that hangs fails its test (status 9) instead of stalling the whole run.
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120) throws
-        -> Result
-    {
+    ///
+    /// The command sees no stored profile unless `environment` names a config folder (`XDG_CONFIG_HOME`): profiles
+    /// of the person running the tests would otherwise send its commands to their collector.
+    /// - Parameter input: written to the command's standard input, which is then closed; `nil` leaves the test's own.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, timeout: TimeInterval = 120
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(withoutProfiles) { $1 }
+            .merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
+        let feed = input.map { _ in Pipe() }
         process.standardOutput = output
         process.standardError = error
+        if let feed { process.standardInput = feed }
         try process.run()
+        if let input, let feed {
+            feed.fileHandleForWriting.write(Data(input.utf8))
+            try feed.fileHandleForWriting.close()
+        }
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
@@ -309,6 +320,13 @@ enum CLI {
             status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
             error: String(decoding: err, as: UTF8.self))
     }
+
+    /// The environment that hides the profiles of the person running the tests: a config folder that never exists.
+    static let withoutProfiles = [
+        "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-no-profiles")
+            .path,
+        "DECODEWATCH_PROFILE": "",
+    ]
 
     /// The day the example batch is posted on: yesterday (UTC), so that the dashboard's windows and the collector's
     /// retention hold it whatever day the tests run.

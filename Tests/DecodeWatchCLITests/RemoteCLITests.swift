@@ -119,8 +119,8 @@ struct RemoteCLITests {
     @Test(
         "commands that need the database say so when given --url, and --url is checked before anything runs",
         arguments: [
-            (["keys", "list", "--url", "http://127.0.0.1:9"], "works on the database itself"),
-            (["tokens", "create", "--name", "x", "--url", "http://127.0.0.1:9"], "works on the database itself"),
+            (["contracts", "remove", "x", "--app", "a", "--url", "http://127.0.0.1:9"], "works on the database itself"),
+            (["keys", "create", "--app", "a", "--create", "--url", "http://127.0.0.1:9"], "--create makes a missing"),
             (["alerts", "remove", "rule_x", "--url", "http://127.0.0.1:9"], "works on the database itself"),
             (["digest", "--url", "http://127.0.0.1:9"], "works on the database itself"),
             (["fields", "--url", "http://127.0.0.1:9", "--db", "x.sqlite"], "exclude each other"),

@@ -35,14 +35,15 @@ struct TableOutputTests {
         #expect(try CLI.run(["tokens", "create", "--create", "--name", "grafana"] + db).status == 0)
 
         let keys = try CLI.run(["keys", "list"] + db).output.split(separator: "\n").map(String.init)
-        try Self.expectLinedUp(keys, header: ["ID", "APP", "NAME", "CREATED", "LAST USED", "STATUS"])
+        try Self.expectLinedUp(keys, header: ["ID", "APP", "NAME", "CREATED", "BY", "LAST USED", "STATUS"])
         let named = try #require(keys.first { $0.contains("com.example.shop") })
         let unnamed = try #require(keys.first { $0.contains("com.example.octo") })
         #expect(Self.cell(named, under: "NAME", in: keys[0]) == "ios-production")
         #expect(Self.cell(unnamed, under: "NAME", in: keys[0]) == "-")
         let tokens = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
-        try Self.expectLinedUp(tokens, header: ["ID", "NAME", "SCOPE", "CREATED", "LAST USED", "STATUS"])
+        try Self.expectLinedUp(tokens, header: ["ID", "NAME", "SCOPE", "CREATED", "BY", "LAST USED", "STATUS"])
         #expect(Self.cell(tokens[1], under: "NAME", in: tokens[0]) == "grafana")
+        #expect(Self.cell(tokens[1], under: "BY", in: tokens[0])?.hasPrefix("local:") == true)
     }
 
     @Test("contracts list's header lines up with its rows")
