@@ -22,10 +22,18 @@ struct FieldFilterOptions: ParsableArguments {
     @Option(
         help: "Only this status: \(GroupStatus.allCases.map(\.rawValue).joined(separator: ", ")) or all. Default: all.")
     var status: String?
+    @Option(
+        help: ArgumentHelp(
+            "Only the groups whose path, endpoint, expected type, type name or message contains this text, in any case.",
+            valueName: "text"))
+    var search: String?
 
     func validate() throws {
         if let app, app.isEmpty { throw ValidationError("--app must not be empty.") }
         if let version, version.isEmpty { throw ValidationError("--version must not be empty.") }
+        if let search, search.isEmpty || search.count > FieldsQuery.maxSearch {
+            throw ValidationError("--search must be 1–\(FieldsQuery.maxSearch) characters of text to look for.")
+        }
         if let endpoint, EndpointNormalizer().normalize(endpoint) == nil {
             throw ValidationError("--endpoint '\(endpoint)' is not \"METHOD /path\", e.g. \"GET /v2/posts\".")
         }
@@ -54,7 +62,8 @@ struct FieldFilterOptions: ParsableArguments {
         do {
             return try FieldsQuery.parse(
                 app: app, endpoint: endpoint, kind: kind?.rawValue, version: version, environment: environment,
-                since: since?.text, until: until?.text, limit: String(limit), status: status, now: now)
+                since: since?.text, until: until?.text, limit: String(limit), status: status, search: search,
+                searchField: "--search", now: now)
         } catch {
             throw ValidationError(error.message)
         }
@@ -64,7 +73,7 @@ struct FieldFilterOptions: ParsableArguments {
     func collectorQuery(limit: Int, _ extra: [String: String?] = [:]) -> [String: String?] {
         [
             "app": app, "endpoint": endpoint, "kind": kind?.rawValue, "version": version, "environment": environment,
-            "since": since?.text, "until": until?.text, "limit": String(limit), "status": status,
+            "since": since?.text, "until": until?.text, "limit": String(limit), "status": status, "q": search,
         ].merging(extra) { _, added in added }
     }
 }

@@ -25,17 +25,22 @@ public struct FieldsQuery: Sendable, Hashable {
     public var limit: Int
     /// Only the groups of this status (``GroupStatus``, `muted` included); `nil` for every status.
     public var status: GroupStatus?
+    /// Only the groups whose path, endpoint, expected type (in the window), type name or message contains this text,
+    /// without regard to case; `nil` for every group.
+    public var search: String?
 
     /// The default number of entries.
     public static let defaultLimit = 50
     /// The largest number of entries one query may ask for.
     public static let maxLimit = 1000
+    /// The longest text a search may hold.
+    public static let maxSearch = 200
 
     /// Creates a query.
     public init(
         app: String? = nil, endpoint: String? = nil, kind: ReportKind? = nil, version: String? = nil,
         environment: String? = nil, since: Date, until: Date, limit: Int = FieldsQuery.defaultLimit,
-        status: GroupStatus? = nil
+        status: GroupStatus? = nil, search: String? = nil
     ) {
         self.app = app
         self.endpoint = endpoint
@@ -46,6 +51,7 @@ public struct FieldsQuery: Sendable, Hashable {
         self.until = until
         self.limit = limit
         self.status = status
+        self.search = search
     }
 
     /// Builds a query from the textual filters shared by the HTTP API and the CLI.
@@ -57,11 +63,12 @@ public struct FieldsQuery: Sendable, Hashable {
     ///   - version: an app version, as batches send it in `app.version`.
     ///   - environment: an environment name (``EnvironmentName``).
     ///   - status: a ``GroupStatus`` or `all` (the default).
+    ///   - search: text to look for (``search``), 1–``maxSearch`` characters; `field` names it in messages.
     /// - Throws: ``QueryError`` naming the filter that is wrong.
     public static func parse(
         app: String?, endpoint: String?, kind: String?, version: String? = nil, environment: String? = nil,
-        since: String?, until: String?, limit: String?, status: String? = nil, now: Date,
-        normalizer: EndpointNormalizer = EndpointNormalizer()
+        since: String?, until: String?, limit: String?, status: String? = nil, search: String? = nil,
+        searchField: String = "q", now: Date, normalizer: EndpointNormalizer = EndpointNormalizer()
     ) throws(QueryError) -> FieldsQuery {
         let (start, end) = try window(since: since, until: until, now: now)
         let kindValue = try ReportKind.filter(kind, field: "kind")
@@ -75,10 +82,13 @@ public struct FieldsQuery: Sendable, Hashable {
         }
         if let app, app.isEmpty { throw QueryError("app must not be empty.") }
         if let version, version.isEmpty { throw QueryError("version must not be empty.") }
+        if let search, search.isEmpty || search.count > maxSearch || search.utf8.contains(0) {
+            throw QueryError("\(searchField) must be 1–\(maxSearch) characters of text to look for.")
+        }
         return FieldsQuery(
             app: app, endpoint: endpointValue, kind: kindValue, version: version,
             environment: try EnvironmentName.filter(environment, field: "environment"), since: start, until: end,
-            limit: count, status: try GroupStatus.filter(status, field: "status"))
+            limit: count, status: try GroupStatus.filter(status, field: "status"), search: search)
     }
 
     /// Reads a window's edges, as ``parse(app:endpoint:kind:version:environment:since:until:limit:status:now:normalizer:)``

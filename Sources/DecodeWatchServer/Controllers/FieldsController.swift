@@ -36,7 +36,7 @@ struct FieldsController<Context: AccessRequestContext>: Sendable {
 
     /// The parameters of the summary, which drift takes too.
     static var filters: Set<String> {
-        ["app", "endpoint", "kind", "version", "environment", "since", "until", "limit", "status"]
+        ["app", "endpoint", "kind", "version", "environment", "since", "until", "limit", "status", "q"]
     }
 
     /// The filters of a query string, shared by the summary and drift.
@@ -45,7 +45,7 @@ struct FieldsController<Context: AccessRequestContext>: Sendable {
             app: parameters["app"], endpoint: parameters["endpoint"], kind: parameters["kind"],
             version: parameters["version"], environment: parameters["environment"], since: parameters["since"],
             until: parameters["until"],
-            limit: parameters["limit"], status: parameters["status"], now: now,
+            limit: parameters["limit"], status: parameters["status"], search: parameters["q"], now: now,
             normalizer: normalizer)
     }
 

@@ -2,11 +2,13 @@ import DecodeWatchCore
 import Foundation
 
 /// The windows the dashboard offers and how their sparklines are bucketed: hourly bars for a day,
-/// daily bars beyond.
+/// daily bars beyond. The widest is 30 days, a daily bar each; the API and the CLI reach as far as retention keeps
+/// reports.
 enum DashboardWindow: String, CaseIterable, Sendable {
     case day = "24h"
     case week = "7d"
     case fortnight = "14d"
+    case month = "30d"
 
     /// The window's length.
     var seconds: TimeInterval {
@@ -14,6 +16,7 @@ enum DashboardWindow: String, CaseIterable, Sendable {
         case .day: return 86_400
         case .week: return 7 * 86_400
         case .fortnight: return 14 * 86_400
+        case .month: return 30 * 86_400
         }
     }
 
@@ -29,6 +32,7 @@ enum DashboardWindow: String, CaseIterable, Sendable {
         case .day: return "Last 24 hours"
         case .week: return "Last 7 days"
         case .fortnight: return "Last 14 days"
+        case .month: return "Last 30 days"
         }
     }
 

@@ -23,6 +23,8 @@ struct FieldListPage: Sendable {
         var kind: String?
         var version: String?
         var environment: String?
+        /// Text the groups' path, endpoint, types or message must contain (``FieldsQuery/search``).
+        var search: String?
         var window = DashboardWindow.day
         var sort = "count"
         var page = 1
@@ -34,6 +36,7 @@ struct FieldListPage: Sendable {
             kind = values.nonEmpty("kind")
             version = values.nonEmpty("version")
             environment = values.nonEmpty("environment")
+            search = values.nonEmpty("q")
             window = values.nonEmpty("window").flatMap(DashboardWindow.init(rawValue:)) ?? .day
             sort =
                 values.nonEmpty("sort").flatMap { s in FieldListPage.sorts.contains { $0.0 == s } ? s : nil } ?? "count"
@@ -45,7 +48,8 @@ struct FieldListPage: Sendable {
             let pairs: [(String, String?)] = [
                 ("status", (tab ?? self.tab) == "all" ? nil : (tab ?? self.tab)), ("app", app),
                 ("endpoint", endpoint), ("kind", kind), ("version", version), ("environment", environment),
-                ("window", window == .day ? nil : window.rawValue), ("sort", sort == "count" ? nil : sort),
+                ("q", search), ("window", window == .day ? nil : window.rawValue),
+                ("sort", sort == "count" ? nil : sort),
                 ("page", (page ?? 1) == 1 ? nil : String(page ?? 1)),
             ]
             return "/" + Self.query(pairs)
@@ -76,7 +80,8 @@ struct FieldListPage: Sendable {
         do throws(QueryError) {
             query = try FieldsQuery.parse(
                 app: request.app, endpoint: request.endpoint, kind: request.kind, environment: request.environment,
-                since: request.window.rawValue, until: nil, limit: nil, now: now, normalizer: normalizer)
+                since: request.window.rawValue, until: nil, limit: nil, search: request.search, searchField: "Search",
+                now: now, normalizer: normalizer)
         } catch {
             view.error = error.message
             return view
@@ -107,7 +112,8 @@ struct FieldListPage: Sendable {
                 bars: DashboardPage.bars(request.window.buckets(hourly[field.group] ?? [:], until: query.until)),
                 href: request.groupLink(field.group), now: now)
         }
-        view.pageLabel = "Page \(picked.page) of \(picked.pages) · \(DashboardFormat.count(picked.total)) \(Plural.noun("field", picked.total))"
+        view.pageLabel =
+            "Page \(picked.page) of \(picked.pages) · \(DashboardFormat.count(picked.total)) \(Plural.noun("field", picked.total))"
         view.previous = picked.page > 1 ? request.link(page: picked.page - 1) : nil
         view.next = picked.page < picked.pages ? request.link(page: picked.page + 1) : nil
         view.since = DashboardFormat.time(query.since, now: now)
@@ -174,6 +180,8 @@ struct FieldListView: Sendable {
     let app: String
     let endpoint: String
     let version: String
+    /// The search box's text.
+    let search: String
     let kinds: [DashboardPage.Option]
     /// "All environments" and every environment the store knows.
     var environments: [DashboardPage.Option] = []
@@ -192,6 +200,7 @@ struct FieldListView: Sendable {
         app = request.app ?? ""
         endpoint = request.endpoint ?? ""
         version = request.version ?? ""
+        search = request.search ?? ""
         kinds =
             [DashboardPage.Option(value: "", label: "Any kind", selected: request.kind == nil)]
             + ReportKind.allCases.map {
@@ -205,8 +214,8 @@ struct FieldListView: Sendable {
         }
         sparkLabel = request.window == .day ? "Last 24 h, hourly" : "Last \(request.window.rawValue), daily"
         let active = [
-            request.app, request.endpoint, request.kind, request.version.map { "version \($0)" },
-            request.environment,
+            request.search.map { "\u{201C}\($0)\u{201D}" }, request.app, request.endpoint, request.kind,
+            request.version.map { "version \($0)" }, request.environment,
             request.window == .day ? nil : request.window.label,
             request.sort == "count" ? nil : FieldListPage.sorts.first { $0.0 == request.sort }.map { "by \($0.1)" },
         ].compactMap { $0 }

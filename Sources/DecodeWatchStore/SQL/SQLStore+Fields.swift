@@ -235,6 +235,23 @@ struct FieldsReader {
             arguments.append(.text(value))
             filters += " AND g.\(column) = \(dialect.parameter(arguments.count))"
         }
+        if let search = query.search {
+            // A substring, its `%`, `_` and `\` taken literally, both sides lowered by the database itself so that
+            // either store folds them alike; expected types are the window's.
+            let escaped = search.reduce(into: "") { text, character in
+                if "%_\\".contains(character) { text.append("\\") }
+                text.append(character)
+            }
+            arguments.append(.text("%" + escaped + "%"))
+            let like = "LIKE LOWER(\(dialect.parameter(arguments.count))) ESCAPE '\\'"
+            filters += """
+                 AND (LOWER(g.path) \(like) OR LOWER(g.endpoint) \(like)
+                    OR LOWER(COALESCE(g.sample_type, '')) \(like) OR LOWER(COALESCE(g.sample_message, '')) \(like)
+                    OR g.group_seq IN (
+                        SELECT group_seq FROM \(rows(of: \.expected, "group_seq, expected")) x
+                        WHERE LOWER(x.expected) \(like)))
+                """
+        }
         return filters
     }
 
