@@ -49,6 +49,12 @@ public protocol GroupActionStore: DigestStore {
     /// - Returns: most failures first, then by name.
     func environmentBreakdown(group: String, since: Date, until: Date) async throws -> [EnvironmentFailures]
 
+    /// The group's kept samples (``SampleHistory/size`` at most), newest first.
+    func samples(group: String) async throws -> [GroupSample]
+
+    /// The group's failures per OS version over the UTC days a window touches, most failures first, then by name.
+    func osBreakdown(group: String, since: Date, until: Date) async throws -> [OSFailures]
+
     /// Every environment some group has reported in, sorted by name: what the dashboard offers to filter by.
     func environments() async throws -> [String]
 

@@ -15,6 +15,8 @@ public struct BatchAggregate: Sendable {
     public var version: String
     /// The environment the batch counts in (``ValidatedBatch/environment``).
     public var environment: String
+    /// The OS version the batch said it ran on (`app.os`), or `unknown`.
+    public var os: String
     /// A 64-bit hash of the install id; the id itself is never stored.
     public var installHash: Int64?
     /// When the collector received the batch.
@@ -31,7 +33,7 @@ public struct BatchAggregate: Sendable {
     /// acknowledging them; `nil` otherwise.
     public var source: BatchSource?
 
-    /// The version key used when a batch has no `app.version`.
+    /// The version key used when a batch has no `app.version`, and the OS key when it has no `app.os`.
     public static let unknownVersion = "unknown"
 
     /// Folds a validated batch and redacts each group's sample (``IngestPipeline/aggregate(_:source:)``).
@@ -43,6 +45,7 @@ public struct BatchAggregate: Sendable {
         self.appID = batch.app.id
         self.version = batch.app.version ?? Self.unknownVersion
         self.environment = batch.environment
+        self.os = batch.app.os ?? Self.unknownVersion
         self.installHash = batch.installID.map { id in
             var hash = FNV1a()
             hash.combine(id)

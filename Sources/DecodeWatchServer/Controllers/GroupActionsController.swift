@@ -20,22 +20,32 @@ struct GroupActionsController<Context: AccessRequestContext>: Sendable {
         router.post("/v1/groups/:group/unmute") { request, context in try await apply(.unmute, context) }
     }
 
-    /// The decisions in force and the history of a group.
+    /// The decisions in force, the history, the kept samples and the OS breakdown of a group; `since` and `until`
+    /// choose the breakdown's window (docs/api.md#windows, default the last 24 hours).
     @Sendable func show(request: Request, context: Context) async throws -> Response {
-        _ = try FormValues(query: request, accepting: [])
+        let values = try FormValues(query: request, accepting: ["since", "until"])
+        let now = Date()
+        let window = try FieldsQuery.window(since: values["since"], until: values["until"], now: now)
         let group = try await store.group(namedIn: context)
-        let history = try await store.statusHistory(group: group)
-        let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
-        return try Response.json(GroupActionsAnswer(group: group, state: state, history: history))
+        return try await answer(group, since: window.since, until: window.until, now: now)
     }
 
     private func apply(_ action: GroupAction, _ context: Context) async throws -> Response {
         try context.access.require(action)
         let group = try await store.group(namedIn: context)
-        try await store.apply(action, to: group, at: Date(), by: context.access.actor)
-        let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
-        return try Response.json(
-            GroupActionsAnswer(group: group, state: state, history: try await store.statusHistory(group: group)))
+        let now = Date()
+        try await store.apply(action, to: group, at: now, by: context.access.actor)
+        return try await answer(group, since: now.addingTimeInterval(-86_400), until: now, now: now)
+    }
+
+    /// The group's document, its OS breakdown over `[since, until)`.
+    private func answer(_ group: String, since: Date, until: Date, now: Date) async throws -> Response {
+        try Response.json(
+            GroupActionsAnswer(
+                group: group,
+                state: try await store.actionStates(groups: [group], now: now)[group] ?? GroupActionState(),
+                history: try await store.statusHistory(group: group), samples: try await store.samples(group: group),
+                os: try await store.osBreakdown(group: group, since: since, until: until)))
     }
 }
 
@@ -44,9 +54,11 @@ struct GroupActionsAnswer: Encodable {
     let group: String
     let state: GroupActionState
     let history: [GroupStatusEvent]
+    let samples: [GroupSample]
+    let os: [OSFailures]
 
     enum CodingKeys: String, CodingKey {
-        case group, muted, history
+        case group, muted, history, samples, os
         case mutedUntil = "muted_until"
         case mutedFailuresLeft = "muted_failures_left"
         case resolvedInNextVersion = "resolved_in_next_version"
@@ -63,6 +75,8 @@ struct GroupActionsAnswer: Encodable {
         try container.encode(state.mutedFailuresLeft, forKey: .mutedFailuresLeft)
         try container.encode(state.isResolvedInNextVersion, forKey: .resolvedInNextVersion)
         try container.encode(state.resolvedThroughVersion, forKey: .resolvedThroughVersion)
+        try container.encode(samples, forKey: .samples)
+        try container.encode(os, forKey: .os)
         var events = container.nestedUnkeyedContainer(forKey: .history)
         for event in history {
             var entry = events.nestedContainer(keyedBy: EventKeys.self)

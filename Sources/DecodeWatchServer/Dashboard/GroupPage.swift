@@ -24,6 +24,8 @@ struct GroupPage: Sendable {
         let environments = try await store.environmentBreakdown(group: id, since: since, until: now)
         let hourly = try await store.hourlyCounts(groups: [id], since: since, until: now)[id] ?? [:]
         let history = try await store.statusHistory(group: id)
+        let samples = try await store.samples(group: id)
+        let os = try await store.osBreakdown(group: id, since: since, until: now)
         let hours = Int(window.seconds / 3600)
         let last = Hour.index(of: now.addingTimeInterval(-1))
         let counts = (0..<hours).map { hourly[last - Int64(hours - 1 - $0)] ?? 0 }
@@ -45,6 +47,7 @@ struct GroupPage: Sendable {
             message: group.sample.message)
         let judgement = contracts.judge(
             app: group.app, endpoint: group.endpoint, path: group.path, failure: failure)
+        view.offer(samples: samples, os: os, now: now)
         view.drift = judgement.map(DriftView.init)
         reported?.drift = judgement
         view.suggestion = reported.map {
@@ -56,6 +59,42 @@ struct GroupPage: Sendable {
 
 /// What the group template renders.
 struct GroupView: Sendable {
+    /// A kept sample, as the samples table shows it.
+    struct SampleRow: Sendable {
+        let seenAt: DashboardFormat.Time
+        let version: String
+        let os: String
+        let environment: String
+        let snippet: String?
+    }
+
+    /// An OS version's failures, with its bar's width in percent of the largest.
+    struct OSRow: Sendable {
+        let os: String
+        let count: String
+        let width: Int
+    }
+
+    var samples: [SampleRow] = []
+    var hasSamples = false
+    var osRows: [OSRow] = []
+    var hasOS = false
+
+    /// Shows the kept samples, newest first, and a bar per OS version.
+    mutating func offer(samples kept: [GroupSample], os: [OSFailures], now: Date) {
+        samples = kept.map {
+            SampleRow(
+                seenAt: DashboardFormat.time($0.seenAt, now: now), version: $0.version, os: $0.os,
+                environment: $0.environment, snippet: $0.snippet)
+        }
+        hasSamples = !samples.isEmpty
+        let peak = max(1, os.map(\.count).max() ?? 1)
+        osRows = os.map {
+            OSRow(os: $0.os, count: DashboardFormat.count($0.count), width: max(1, $0.count * 100 / peak))
+        }
+        hasOS = !osRows.isEmpty
+    }
+
     struct VersionRow: Sendable {
         let version: String
         let count: String

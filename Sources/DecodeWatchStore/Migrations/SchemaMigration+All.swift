@@ -352,5 +352,24 @@ extension SchemaMigration {
                 .addColumn(.text("revoked_by", .nullable), to: "credentials"),
                 .addColumn(.text("imported_by", .nullable), to: "contracts"),
             ]),
+        // Each group's last samples (docs/api.md#group-actions): a ring of ``SampleHistory/size`` slots, the group's
+        // `sample_total` commits saying which slot the next one takes; and its failures per OS version and UTC day.
+        SchemaMigration(
+            sqlite: "addSampleHistory", postgres: (24, "add_sample_history"),
+            steps: [
+                .addColumn(.integer("sample_total", .defaulting("0")), to: "groups"),
+                .createTable(
+                    "group_samples",
+                    [
+                        .integer("group_seq"), .integer("slot"), .integer("seen_at"), .text("version"), .text("os"),
+                        .text("environment"), .text("snippet", .nullable),
+                    ],
+                    primaryKey: ["group_seq", "slot"], withoutRowID: true),
+                .createIndex("group_samples_on_seen_at", on: "group_samples", ["seen_at"]),
+                .createTable(
+                    "group_day_os", [.integer("group_seq"), .integer("day"), .text("os"), .integer("count")],
+                    primaryKey: ["group_seq", "day", "os"], withoutRowID: true),
+                .createIndex("group_day_os_on_day", on: "group_day_os", ["day"]),
+            ]),
     ]
 }

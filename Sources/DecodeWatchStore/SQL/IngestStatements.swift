@@ -22,6 +22,10 @@ struct IngestStatements {
     private let environmentRows: [(group: Int, environment: String, first: Date, last: Date)]
     /// The latest report of each group in the commit, and the version of the batch that sent it.
     private let latest: [String: (seen: Date, version: String)]
+    /// The commit's sample of each group, for its sample history, by the group's position among ``groupIDs``.
+    private let samples: [GroupRow]
+    /// Failures per group (by position among ``groupIDs``), UTC day and OS version, sorted.
+    private let osRows: [(key: OSDay, count: Int)]
     /// When the last batch of the commit was received: the time a regression is recorded at.
     private let receivedAt: Date
     private let dialect: SQLDialect
@@ -70,12 +74,13 @@ struct IngestStatements {
         let sortedIDs = groups.map(\.key)
         groupIDs = sortedIDs
         latest = folded.mapValues { ($0.lastSeen, $0.version) }
+        samples = groups.map(\.value)
         let newer = "excluded.last_seen >= groups.last_seen"
         self.groups = Self.insert(
             into: "groups",
             columns: [
                 "group_id", "app_id", "endpoint", "path", "kind", "first_seen", "last_seen", "sample_snippet",
-                "sample_message", "sample_type", "sample_key_decoding",
+                "sample_message", "sample_type", "sample_key_decoding", "sample_total",
             ],
             rows: groups.map { id, row in
                 let sample = row.sample
@@ -83,7 +88,7 @@ struct IngestStatements {
                     .text(id), .text(row.key.app), .text(row.key.endpoint), .text(row.key.path),
                     .text(row.key.kind.rawValue), SQLValue(row.firstSeen), SQLValue(row.lastSeen),
                     SQLValue(sample.snippet), SQLValue(sample.message), SQLValue(sample.type),
-                    SQLValue(sample.keyDecoding?.rawValue),
+                    SQLValue(sample.keyDecoding?.rawValue), .integer(1),
                 ]
             },
             dialect: dialect,
@@ -95,10 +100,11 @@ struct IngestStatements {
                     sample_message = CASE WHEN \(newer) THEN excluded.sample_message ELSE groups.sample_message END,
                     sample_type = CASE WHEN \(newer) THEN excluded.sample_type ELSE groups.sample_type END,
                     sample_key_decoding = CASE WHEN \(newer) THEN excluded.sample_key_decoding
-                        ELSE groups.sample_key_decoding END
+                        ELSE groups.sample_key_decoding END,
+                    sample_total = groups.sample_total + 1
                 WHERE groups.app_id = excluded.app_id AND groups.endpoint = excluded.endpoint
                     AND groups.path = excluded.path AND groups.kind = excluded.kind
-                RETURNING group_id, group_seq, state, resolved_at
+                RETURNING group_id, group_seq, state, resolved_at, sample_total
                 """)
         // Cells name a group by its position among the sorted ids: they hash and sort as integers, in the
         // order of the ids, until the group upserts return each group's `group_seq`.
@@ -119,6 +125,50 @@ struct IngestStatements {
         environmentRows = seen.sorted { $0.key < $1.key }.map {
             ($0.key.group, $0.key.environment, $0.value.first, $0.value.last)
         }
+        var failures: [OSDay: Int] = [:]
+        for batch in batches.indices {
+            for delta in batches[batch].groups.indices {
+                for count in batches[batch].groups[delta].counts {
+                    let key = OSDay(
+                        group: positions[batch][delta], day: count.minute / 1440, os: batches[batch].os)
+                    failures[key, default: 0].addSaturating(count.count)
+                }
+            }
+        }
+        osRows = failures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Each group's sample of this commit into the slot of its ring that its `sample_total` (as the group upserts
+    /// returned it) names, and its failures per UTC day and OS version.
+    /// - Parameters:
+    ///   - seqs: the `group_seq` the group upserts returned for each of ``groupIDs``, in its order.
+    ///   - totals: the `sample_total` they returned, likewise.
+    func history(seqs: [Int64], totals: [Int64]) -> [SQLStatement] {
+        let sampleRows = samples.indices.map { position -> [SQLValue] in
+            let row = samples[position]
+            let slot = (max(1, totals[position]) - 1) % Int64(SampleHistory.size)
+            return [
+                .integer(seqs[position]), .integer(slot), SQLValue(row.lastSeen), .text(row.version), .text(row.os),
+                .text(row.environment), SQLValue(row.sample.snippet),
+            ]
+        }
+        let replaced = ["seen_at", "version", "os", "environment", "snippet"].map { "\($0) = excluded.\($0)" }
+        let os = "group_day_os"
+        return Self.insert(
+            into: "group_samples",
+            columns: ["group_seq", "slot", "seen_at", "version", "os", "environment", "snippet"],
+            rows: sampleRows, dialect: dialect,
+            then: "ON CONFLICT (group_seq, slot) DO UPDATE SET \(replaced.joined(separator: ", "))")
+            + Self.insert(
+                into: os, columns: ["group_seq", "day", "os", "count"],
+                rows: osRows.map {
+                    [.integer(seqs[$0.key.group]), .integer($0.key.day), .text($0.key.os), .integer(Int64($0.count))]
+                },
+                dialect: dialect,
+                then: """
+                    ON CONFLICT (group_seq, day, os) DO UPDATE
+                    SET count = \(dialect.least("\(os).count + excluded.count", String(StoredCount.max)))
+                    """)
     }
 
     /// Upserts each group's first and last report per environment, from the `group_seq` the group upserts returned
@@ -247,6 +297,9 @@ private struct GroupRow {
     private(set) var sample: Sample
     /// The version of the batch with the latest report.
     var version: String
+    /// The OS version and environment of that batch.
+    var os: String
+    var environment: String
 
     init(_ delta: GroupDelta, of batch: BatchAggregate) {
         key = delta.key
@@ -254,6 +307,8 @@ private struct GroupRow {
         lastSeen = delta.lastSeen
         sample = delta.sample
         version = batch.version
+        os = batch.os
+        environment = batch.environment
     }
 
     /// Adds a later batch's delta: the latest report's sample wins, a later batch on ties, as in one batch.
@@ -263,6 +318,19 @@ private struct GroupRow {
         lastSeen = delta.lastSeen
         sample = delta.sample
         version = batch.version
+        os = batch.os
+        environment = batch.environment
+    }
+}
+
+/// A group (by its position among a commit's groups), a UTC day and an OS version: a key of `group_day_os`.
+private struct OSDay: Hashable, Comparable {
+    let group: Int
+    let day: Int64
+    let os: String
+
+    static func < (a: OSDay, b: OSDay) -> Bool {
+        (a.group, a.day, ExactText(a.os)) < (b.group, b.day, ExactText(b.os))
     }
 }
 

@@ -49,8 +49,12 @@ extension SQLStore {
                     guard let seq = seqOfID[id] else { throw StoreError.groupConflict(id) }
                     return seq
                 }
+                let totalOfID = Dictionary(
+                    try results.joined().map { (try $0.text("group_id"), try $0.integer("sample_total")) }
+                ) { first, _ in first }
                 let followUps =
                     try statements.regressions(Array(results.joined())) + statements.environments(seqs: seqs)
+                    + statements.history(seqs: seqs, totals: statements.groupIDs.map { totalOfID[$0] ?? 1 })
                 return try .runAll(followUps) { _ in
                     try statements.rollups(seqs: seqs, leavingOut: committed, now: now).then { written in
                         .done(WrittenBatches(outcomes: outcomes, installs: written, at: now))

@@ -29,7 +29,7 @@ extension SQLStore {
     /// The deletes of one retention step that come before its groups', children before what they hang on, each
     /// returning a row per row it deleted. Hourly cells and their day rows go by the hour index (the hour holding
     /// `horizon` stays; a day row holding it keeps its later hours, and one left with none goes the next day);
-    /// batch ids by their receive time.
+    /// batch ids and kept samples by their time, OS counts by their UTC day (the day holding `horizon` stays).
     private func retentionStatements(before horizon: Date, limit: Int) -> [SQLStatement] {
         let first = dialect.parameter(1)
         let cap = dialect.parameter(2)
@@ -42,7 +42,19 @@ extension SQLStore {
                     DELETE FROM batches WHERE (app_id, batch_id) IN (
                         SELECT app_id, batch_id FROM batches WHERE received_at < \(first) LIMIT \(cap)
                     ) RETURNING 1 AS deleted
-                    """, byTime)
+                    """, byTime),
+                SQLStatement(
+                    """
+                    DELETE FROM group_samples WHERE (group_seq, slot) IN (
+                        SELECT group_seq, slot FROM group_samples WHERE seen_at < \(first) LIMIT \(cap)
+                    ) RETURNING 1 AS deleted
+                    """, byTime),
+                SQLStatement(
+                    """
+                    DELETE FROM group_day_os WHERE (group_seq, day, os) IN (
+                        SELECT group_seq, day, os FROM group_day_os WHERE day < \(first) LIMIT \(cap)
+                    ) RETURNING 1 AS deleted
+                    """, [.integer(hour / 24), .integer(Int64(limit))]),
             ]
     }
 
@@ -65,8 +77,8 @@ extension SQLStore {
             """, [SQLValue(horizon), .integer(Int64(limit))])
     }
 
-    /// Deletes the decisions (mutes, history) and the first and last seen per environment of the groups just
-    /// deleted, each statement returning a row per row it deleted. After the groups, so a group that stays keeps
+    /// Deletes the decisions (mutes, history), the first and last seen per environment, the kept samples and the OS
+    /// counts of the groups just deleted, each statement returning a row per row it deleted. After the groups, so a group that stays keeps
     /// them.
     /// - Parameters:
     ///   - groups: the deleted groups' ids.
@@ -80,13 +92,14 @@ extension SQLStore {
                 RETURNING 1 AS deleted
                 """, groups.map(SQLValue.text))
         }
-        return byID + [
-            SQLStatement(
-                """
-                DELETE FROM group_environments WHERE group_seq IN (\(dialect.parameters(from: 1, count: seqs.count)))
-                RETURNING 1 AS deleted
-                """, seqs.map(SQLValue.integer))
-        ]
+        return byID
+            + ["group_environments", "group_samples", "group_day_os"].map { table in
+                SQLStatement(
+                    """
+                    DELETE FROM \(table) WHERE group_seq IN (\(dialect.parameters(from: 1, count: seqs.count)))
+                    RETURNING 1 AS deleted
+                    """, seqs.map(SQLValue.integer))
+            }
     }
 
     /// The deletes of one step of a rollup's cells before a bucket, each returning a row per row it deleted: up to

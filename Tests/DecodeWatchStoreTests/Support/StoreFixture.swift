@@ -48,6 +48,7 @@ final class StoreFixture: Sendable {
     ///   - count: each report's `count`.
     ///   - time: its `occurred_at`; the batch is received 30 seconds later.
     ///   - environment: the batch's `environment`; none (so `production`) when `nil`.
+    ///   - os: the batch's `app.os`; none when `nil`.
     /// - Returns: what the store did.
     @discardableResult
     func send(
@@ -56,12 +57,12 @@ final class StoreFixture: Sendable {
         endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
         version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
         snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
-        environment: String? = nil, to store: (any CollectorStore)? = nil
+        environment: String? = nil, os: String? = nil, to store: (any CollectorStore)? = nil
     ) async throws -> IngestOutcome {
         let batch = try Self.batch(
             count, at: time, path: path, paths: paths, endpoint: endpoint, kind: kind, expected: expected,
             version: version, install: install, app: app, snippet: snippet, batchID: batchID, decodes: decodes,
-            environment: environment)
+            environment: environment, os: os)
         return try await (store ?? self.store).ingest(batch)
     }
 
@@ -72,7 +73,7 @@ final class StoreFixture: Sendable {
         endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
         version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
         snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
-        environment: String? = nil
+        environment: String? = nil, os: String? = nil
     ) throws -> BatchAggregate {
         let reports = (paths ?? [path]).map { path in
             var report: [String: Any] = [
@@ -84,6 +85,7 @@ final class StoreFixture: Sendable {
         }
         var app: [String: Any] = ["id": app]
         app["version"] = version
+        app["os"] = os
         var body: [String: Any] = [
             "batch_id": batchID, "app": app, "reports": reports,
             "decodes": decodes.map { ["endpoint": $0.key, "count": $0.value] },
