@@ -23,19 +23,23 @@ struct GroupActionsController<Context: AccessRequestContext>: Sendable {
     /// The decisions in force and the history of a group.
     @Sendable func show(request: Request, context: Context) async throws -> Response {
         _ = try FormValues(query: request, accepting: [])
-        let group = try await store.group(namedIn: context)
-        let history = try await store.statusHistory(group: group)
-        let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
-        return try Response.json(GroupActionsAnswer(group: group, state: state, history: history))
+        return try await answer(for: try await store.group(namedIn: context))
     }
 
     private func apply(_ action: GroupAction, _ context: Context) async throws -> Response {
         try context.access.require(action)
         let group = try await store.group(namedIn: context)
         try await store.apply(action, to: group, at: Date(), by: context.access.actor)
+        return try await answer(for: group)
+    }
+
+    /// The group's decisions in force, its history and its issue, as JSON.
+    private func answer(for group: String) async throws -> Response {
         let state = try await store.actionStates(groups: [group], now: Date())[group] ?? GroupActionState()
         return try Response.json(
-            GroupActionsAnswer(group: group, state: state, history: try await store.statusHistory(group: group)))
+            GroupActionsAnswer(
+                group: group, state: state, history: try await store.statusHistory(group: group),
+                issueURL: try await store.issueURL(group: group)))
     }
 }
 
@@ -44,9 +48,12 @@ struct GroupActionsAnswer: Encodable {
     let group: String
     let state: GroupActionState
     let history: [GroupStatusEvent]
+    /// The address of the group's issue in the backend's tracker (docs/cli.md#issue), or `nil`.
+    let issueURL: String?
 
     enum CodingKeys: String, CodingKey {
         case group, muted, history
+        case issueURL = "issue_url"
         case mutedUntil = "muted_until"
         case mutedFailuresLeft = "muted_failures_left"
         case resolvedInNextVersion = "resolved_in_next_version"
@@ -63,6 +70,7 @@ struct GroupActionsAnswer: Encodable {
         try container.encode(state.mutedFailuresLeft, forKey: .mutedFailuresLeft)
         try container.encode(state.isResolvedInNextVersion, forKey: .resolvedInNextVersion)
         try container.encode(state.resolvedThroughVersion, forKey: .resolvedThroughVersion)
+        try container.encode(issueURL, forKey: .issueURL)
         var events = container.nestedUnkeyedContainer(forKey: .history)
         for event in history {
             var entry = events.nestedContainer(keyedBy: EventKeys.self)
