@@ -16,7 +16,7 @@ struct DecodeWatchCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, Fields.self, Digest.self, Resolve.self, Mute.self, Unmute.self, Keys.self, Tokens.self,
             Alerts.self, Demo.self, Contracts.self, Drift.self, Suggest.self, Check.self, Login.self, Logout.self,
-            Profiles.self,
+            Profiles.self, Issue.self,
         ])
 
     /// Runs the command the arguments name, as ArgumentParser's `main` does, after two things it does not do:

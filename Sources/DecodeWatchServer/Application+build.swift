@@ -60,7 +60,12 @@ public func buildApplication(
     CredentialsController(store: store).addRoutes(to: readers)
     TokenController(verifier: verifier).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
-    DashboardController(store: store, verifier: verifier, normalizer: normalizer).addRoutes(to: router)
+    DashboardController(
+        store: store, verifier: verifier, normalizer: normalizer,
+        issues: configuration.github.map {
+            GroupIssueOpener(store: store, github: $0, dashboard: configuration.publicURL)
+        }
+    ).addRoutes(to: router)
     let operations = OperationsController<CollectorRequestContext>(store: store, registry: registry)
     operations.addProbes(to: router)
     if configuration.publicMetrics {

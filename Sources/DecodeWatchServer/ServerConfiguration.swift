@@ -42,6 +42,11 @@ public struct ServerConfiguration: Sendable {
     /// When a batch is acknowledged: once in the store's log of acknowledged batches (the default), or once its
     /// rollups are written.
     public var ingestMode: IngestMode
+    /// The repository the dashboard's "Open a GitHub issue" button opens a group's issue in (docs/cli.md#issue);
+    /// `nil` shows no button.
+    public var github: GitHubIssues?
+    /// The dashboard's public address, linked from the issues it opens; `nil` for no link.
+    public var publicURL: URL?
 
     /// Creates a configuration.
     public init(
@@ -51,7 +56,7 @@ public struct ServerConfiguration: Sendable {
         readTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75), maxConnections: Int = 4096,
         publicMetrics: Bool = false, credentialCacheSeconds: TimeInterval = 2, fieldMetricsLimit: Int = 50,
         fieldMetricsWindow: TimeInterval = 3600, fieldMetricsInterval: Duration = .seconds(30),
-        ingestMode: IngestMode = .logged
+        ingestMode: IngestMode = .logged, github: GitHubIssues? = nil, publicURL: URL? = nil
     ) {
         self.host = host
         self.port = port
@@ -70,6 +75,8 @@ public struct ServerConfiguration: Sendable {
         self.fieldMetricsWindow = fieldMetricsWindow
         self.fieldMetricsInterval = fieldMetricsInterval
         self.ingestMode = ingestMode
+        self.github = github
+        self.publicURL = publicURL
     }
 
     /// Whether a host name or address is on the loopback interface.

@@ -41,6 +41,23 @@ public protocol GroupActionStore: DigestStore {
     /// The decisions taken about a group, oldest first.
     func statusHistory(group: String) async throws -> [GroupStatusEvent]
 
+    /// The address of the issue opened for a group in the backend's tracker (docs/cli.md#issue).
+    /// - Returns: `nil` when none was opened.
+    func issueURL(group: String) async throws -> String?
+
+    /// Records the issue opened for a group, once, with an `issue` entry in its history naming who opened it.
+    ///
+    /// A group keeps its first issue: when one is recorded already, nothing changes and its address is returned, so
+    /// that two people opening one at the same moment both end up showing the same.
+    /// - Parameters:
+    ///   - group: the group id.
+    ///   - url: the issue's address.
+    ///   - at: when it was opened.
+    ///   - actor: who opened it, as for ``apply(_:to:at:by:)``.
+    /// - Returns: the group's issue address: `url`, or the one recorded before.
+    /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
+    func recordIssue(group: String, url: String, at: Date, by actor: String) async throws -> String
+
     /// Failures of a group per app version in a window, with the first and last hour each version reported it.
     func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures]
 
@@ -194,6 +211,12 @@ public struct GroupStatusEvent: Sendable, Hashable, Codable {
     public var detail: String?
     /// Who took it; `nil` for decisions recorded before actors were kept.
     public var actor: String?
+}
+
+extension GroupStatusEvent {
+    /// The ``action`` of the entry that records the issue opened for a group
+    /// (``GroupActionStore/recordIssue(group:url:at:by:)``); its ``detail`` is the issue's address.
+    public static let issueAction = "issue"
 }
 
 /// The failures of a group from one app version in a window.

@@ -7,8 +7,9 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// A real HTTP/1.1 receiver on 127.0.0.1, on Hummingbird: answers each request with the next scripted status
-/// (then 200) and records them. `Connection: close` on every answer; enough for a webhook.
+/// A real HTTP/1.1 receiver on 127.0.0.1, on Hummingbird: answers each request with the next scripted answer
+/// (then 200 `ok`) and records them. `Connection: close` on every answer; enough for a webhook, or for a stand-in
+/// of an API such as GitHub's.
 final class LocalHTTPReceiver: Sendable {
     struct Received: Sendable {
         /// Method, target and version, as on the wire (the server speaks HTTP/1.1 only).
@@ -18,16 +19,31 @@ final class LocalHTTPReceiver: Sendable {
         var body: Data
     }
 
+    /// One scripted answer.
+    struct Answer: Sendable {
+        var status: Int
+        var body = "ok"
+        var contentType = "text/plain"
+    }
+
     let port: Int
-    private let state: NIOLockedValueBox<(script: [Int], received: [Received])>
+    private let state: NIOLockedValueBox<(script: [Answer], received: [Received])>
     private let server: Task<Void, Never>
 
     /// Starts listening on a free port, and returns once it listens.
     /// - Parameters:
-    ///   - statuses: the statuses of the first answers, in order; 200 after them.
+    ///   - statuses: the statuses of the first answers, in order, each with the body `ok`; 200 after them.
     ///   - delay: how long each answer takes, as a slow webhook's would.
-    init(statuses: [Int] = [], delay: TimeInterval = 0) throws {
-        let state = NIOLockedValueBox((script: statuses, received: [Received]()))
+    convenience init(statuses: [Int] = [], delay: TimeInterval = 0) throws {
+        try self.init(answers: statuses.map { Answer(status: $0) }, delay: delay)
+    }
+
+    /// Starts listening on a free port, and returns once it listens.
+    /// - Parameters:
+    ///   - answers: the first answers, in order; 200 `ok` after them.
+    ///   - delay: how long each answer takes.
+    init(answers: [Answer], delay: TimeInterval = 0) throws {
+        let state = NIOLockedValueBox((script: answers, received: [Received]()))
         self.state = state
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             let body = try await request.body.collect(upTo: .max)
@@ -36,14 +52,15 @@ final class LocalHTTPReceiver: Sendable {
             let received = Received(
                 requestLine: "\(request.method.rawValue) \(request.uri) HTTP/1.1", headers: headers,
                 body: Data(body.readableBytesView))
-            let status = state.withLockedValue {
+            let answer = state.withLockedValue {
                 $0.received.append(received)
-                return $0.script.isEmpty ? 200 : $0.script.removeFirst()
+                return $0.script.isEmpty ? Answer(status: 200) : $0.script.removeFirst()
             }
             if delay > 0 { try await Task.sleep(for: .seconds(delay)) }
             return Response(
-                status: .init(code: status), headers: [.contentType: "text/plain", .connection: "close"],
-                body: .init(byteBuffer: ByteBuffer(string: "ok")))
+                status: .init(code: answer.status),
+                headers: [.contentType: answer.contentType, .connection: "close"],
+                body: .init(byteBuffer: ByteBuffer(string: answer.body)))
         }
         var logger = Logger(label: "local-http-receiver")
         logger.logLevel = .critical

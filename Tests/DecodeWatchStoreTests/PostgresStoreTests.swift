@@ -78,7 +78,7 @@ struct PostgresStoreTests {
             try await fixture.database.execute(
                 """
                 DO $$ BEGIN
-                    IF (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) <> '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,24' THEN
+                    IF (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) <> '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24' THEN
                         RAISE EXCEPTION 'unexpected migrations';
                     END IF;
                 END $$

@@ -105,6 +105,12 @@ extension DecodeWatchCommand {
         var alertCooldown = defaultAlertCooldown
         @Option(help: "The URL the dashboard is reachable at, e.g. https://decodewatch.example.com; alerts link to it.")
         var publicURL: String?
+        @Option(
+            help: ArgumentHelp(
+                "The GitHub repository the dashboard's \"Open a GitHub issue\" button opens a group's issue in "
+                    + "(needs a token: --github-token-file or GITHUB_TOKEN).", valueName: "owner/repo"))
+        var githubRepo: String?
+        @OptionGroup var github: GitHubOptions
 
         /// How long reports are kept unless `--retention` says otherwise.
         static let defaultRetention = DurationArgument(seconds: 90 * 86_400)
@@ -149,6 +155,10 @@ extension DecodeWatchCommand {
             if let digestWebhook, URL(string: digestWebhook)?.host == nil {
                 throw ValidationError("--digest-webhook '\(digestWebhook)' must be an http(s) URL.")
             }
+            if githubRepo == nil && github.isGiven {
+                throw ValidationError("--github-token-file and --github-api-url go with --github-repo OWNER/REPO.")
+            }
+            _ = try githubRepo.map { try github.client(repository: $0, flag: "--github-repo") }
         }
 
         func run() async throws {
@@ -171,7 +181,9 @@ extension DecodeWatchCommand {
                 sensitiveKeys: Redactor.defaultSensitiveKeys + redactKeys, maxConcurrentIngests: maxConcurrentIngests,
                 appBatchesPerMinute: appBatchesPerMinute, readTimeout: .seconds(readTimeout),
                 maxConnections: maxConnections, publicMetrics: publicMetrics,
-                fieldMetricsLimit: metricsTopFields, ingestMode: ingestMode)
+                fieldMetricsLimit: metricsTopFields, ingestMode: ingestMode,
+                github: try githubRepo.map { try github.client(repository: $0, flag: "--github-repo") },
+                publicURL: publicURL.flatMap(URL.init(string:)))
             let app = buildApplication(
                 configuration: configuration, store: reportStore, registry: registry, logger: logger,
                 onServerRunning: { port in logger.notice("Collector listening", metadata: ["http.port": "\(port)"]) },

@@ -1,3 +1,4 @@
+import DecodeWatchServer
 import DecodeWatchStore
 import Foundation
 

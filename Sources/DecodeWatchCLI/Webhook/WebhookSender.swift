@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchServer
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,23 +1,44 @@
 @_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
-/// The Markdown report for a backend team whose responses break their own spec: ready to paste into an issue
-/// tracker, it says where, what the spec promises, what was received, since when, for which app versions and how
-/// often.
+/// The Markdown report for a backend team: ready to paste into an issue tracker, it says where, what the spec
+/// promises, what was received, since when, for which app versions and how often.
+///
+/// Written for every breaking field: `suggest` and `GET /v1/fields` carry it when the backend breaks its spec, and an
+/// issue opened for a group (docs/cli.md#issue) carries it whatever the verdict, without the spec's part when the app
+/// has no contract.
 enum BackendReport {
+    /// The report's heading, without its Markdown: "GET /v2/posts: $.results[*].likes breaks the API spec", or, without
+    /// that verdict, what went wrong: "GET /v2/posts: $.results[*].likes arrives as a string (\"12\") where the app
+    /// expects Int".
+    /// - Parameters:
+    ///   - field: the breaking field.
+    ///   - judgement: its verdict, when its app has a contract.
+    ///   - problem: what went wrong, after the field's path.
+    static func title(field: FieldSummary, judgement: DriftJudgement?, problem: String) -> String {
+        "\(field.endpoint): \(field.path) "
+            + (judgement?.verdict == .backendViolatesSpec ? "breaks the API spec" : problem)
+    }
+
     /// Writes the report.
     /// - Parameters:
     ///   - field: the breaking field.
-    ///   - judgement: its verdict, which says the backend breaks its spec.
+    ///   - judgement: its verdict, when its app has a contract.
+    ///   - problem: what went wrong, after the field's path ("is missing"), said when the verdict does not say it.
     ///   - received: the value its sample shows.
     ///   - since: the start of the window the numbers cover.
     ///   - until: the end of that window.
+    ///   - link: the group's dashboard page, when known.
     /// - Returns: Markdown.
     static func markdown(
-        field: FieldSummary, judgement: DriftJudgement, received: SampledValue, since: Date, until: Date
+        field: FieldSummary, judgement: DriftJudgement?, problem: String, received: SampledValue, since: Date,
+        until: Date, link: URL? = nil
     ) -> String {
         var rows: [(String, String)] = [("Field", code(field.path)), ("Endpoint", code(field.endpoint))]
-        if let spec = judgement.spec {
+        if let judgement, judgement.verdict != .backendViolatesSpec {
+            rows.append(("Contract verdict", code(judgement.verdict.rawValue)))
+        }
+        if let spec = judgement?.spec {
             var parts = [code(spec.contract)]
             if let operation = spec.operation {
                 parts.append("operation " + code(operation) + (spec.status.map { " (\($0))" } ?? ""))
@@ -43,8 +64,11 @@ enum BackendReport {
                     + "\(RFC3339.string(from: until))\(rate)"
             ))
 
+        let reason =
+            judgement?.reason
+            ?? "Responses of \(code(field.endpoint)) break the app's decoding: \(field.path) \(problem)."
         var lines = [
-            "### \(field.endpoint): \(field.path) breaks the API spec", "", judgement.reason, "", "| | |", "|---|---|",
+            "### " + title(field: field, judgement: judgement, problem: problem), "", reason, "", "| | |", "|---|---|",
         ]
         lines += rows.map { "| \($0.0) | \(cell($0.1)) |" }
         if let snippet = field.sample.snippet {
@@ -52,6 +76,7 @@ enum BackendReport {
             lines += ["", "Latest response at the field (redacted):", "", fence + "json", snippet, fence]
         }
         lines += ["", "Reported by DecodeWatch: app \(code(field.app)), group \(code(field.group))."]
+        if let link { lines += ["", "Dashboard: <\(link.absoluteString)>"] }
         return lines.joined(separator: "\n") + "\n"
     }
 

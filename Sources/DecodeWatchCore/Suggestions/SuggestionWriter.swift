@@ -25,13 +25,46 @@ public enum SuggestionWriter {
         var summary = "\(field.path) \(change.problem): \(change.fix)"
         if let judgement = field.drift, judgement.verdict == .backendViolatesSpec {
             backendReport = BackendReport.markdown(
-                field: field, judgement: judgement, received: value, since: since, until: until)
+                field: field, judgement: judgement, problem: change.problem, received: value, since: since,
+                until: until)
             summary += "; the backend breaks its spec here, so also send it the report"
         }
         return Suggestion(
             summary: summary + ".", remedy: change.remedy, received: value.type, swift: change.swift,
             backendReport: backendReport)
     }
+
+    /// Writes the issue a backend team gets about a breaking field (docs/cli.md#issue): the report of
+    /// ``suggestion(for:since:until:)`` whatever the verdict, its spec's part only when the app has a contract.
+    /// - Parameters:
+    ///   - field: a breaking field, with its verdict in `drift` when its app has a contract.
+    ///   - since: the start of the window its numbers cover.
+    ///   - until: the end of that window.
+    ///   - dashboard: the collector's public address, for a link to the group's page; `nil` for none.
+    /// - Returns: the issue's title, at most ``BackendIssue/maxTitleLength`` characters, and its Markdown body.
+    public static func issue(for field: FieldSummary, since: Date, until: Date, dashboard: URL?) -> BackendIssue {
+        let value = SampledValue(
+            snippet: field.sample.snippet, path: field.path, kind: field.kind, message: field.sample.message)
+        let change = AppChange(field: field, steps: JSONPathStep.parse(field.path) ?? [], value: value)
+        let title = BackendReport.title(field: field, judgement: field.drift, problem: change.problem)
+        let body = BackendReport.markdown(
+            field: field, judgement: field.drift, problem: change.problem, received: value, since: since,
+            until: until, link: AlertField.page(of: field.group, under: dashboard))
+        let fits = title.count <= BackendIssue.maxTitleLength
+        return BackendIssue(
+            title: fits ? title : String(title.prefix(BackendIssue.maxTitleLength - 1)) + "…", body: body)
+    }
+}
+
+/// An issue for a backend team's tracker about one breaking field
+/// (``SuggestionWriter/issue(for:since:until:dashboard:)``).
+public struct BackendIssue: Sendable, Hashable {
+    /// The longest title written: GitHub refuses 256 characters or more, so a longer one is cut and ends in "…".
+    public static let maxTitleLength = 255
+    /// One line: the endpoint, the path and what went wrong.
+    public var title: String
+    /// The Markdown report.
+    public var body: String
 }
 
 extension FieldsSummary {

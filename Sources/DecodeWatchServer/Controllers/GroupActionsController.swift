@@ -38,14 +38,16 @@ struct GroupActionsController<Context: AccessRequestContext>: Sendable {
         return try await answer(group, since: now.addingTimeInterval(-86_400), until: now, now: now)
     }
 
-    /// The group's document, its OS breakdown over `[since, until)`.
+    /// The group's document: decisions in force, history, kept samples, issue, and its OS breakdown over
+    /// `[since, until)`.
     private func answer(_ group: String, since: Date, until: Date, now: Date) async throws -> Response {
         try Response.json(
             GroupActionsAnswer(
                 group: group,
                 state: try await store.actionStates(groups: [group], now: now)[group] ?? GroupActionState(),
                 history: try await store.statusHistory(group: group), samples: try await store.samples(group: group),
-                os: try await store.osBreakdown(group: group, since: since, until: until)))
+                os: try await store.osBreakdown(group: group, since: since, until: until),
+                issueURL: try await store.issueURL(group: group)))
     }
 }
 
@@ -56,9 +58,12 @@ struct GroupActionsAnswer: Encodable {
     let history: [GroupStatusEvent]
     let samples: [GroupSample]
     let os: [OSFailures]
+    /// The address of the group's issue in the backend's tracker (docs/cli.md#issue), or `nil`.
+    let issueURL: String?
 
     enum CodingKeys: String, CodingKey {
         case group, muted, history, samples, os
+        case issueURL = "issue_url"
         case mutedUntil = "muted_until"
         case mutedFailuresLeft = "muted_failures_left"
         case resolvedInNextVersion = "resolved_in_next_version"
@@ -77,6 +82,7 @@ struct GroupActionsAnswer: Encodable {
         try container.encode(state.resolvedThroughVersion, forKey: .resolvedThroughVersion)
         try container.encode(samples, forKey: .samples)
         try container.encode(os, forKey: .os)
+        try container.encode(issueURL, forKey: .issueURL)
         var events = container.nestedUnkeyedContainer(forKey: .history)
         for event in history {
             var entry = events.nestedContainer(keyedBy: EventKeys.self)

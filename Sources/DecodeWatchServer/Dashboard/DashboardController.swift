@@ -14,9 +14,15 @@ struct DashboardController<Context: RequestContext>: Sendable {
     let templates: DashboardTemplates
     let list: FieldListPage
     let groupPage: GroupPage
+    /// Opens groups' GitHub issues; `nil` when the collector was started without a repository, and no button shows.
+    let issues: GroupIssueOpener?
 
-    init(store: any CollectorStore, verifier: CredentialVerifier, normalizer: EndpointNormalizer) {
+    init(
+        store: any CollectorStore, verifier: CredentialVerifier, normalizer: EndpointNormalizer,
+        issues: GroupIssueOpener? = nil
+    ) {
         self.store = store
+        self.issues = issues
         access = DashboardAccess(verifier: verifier, sessions: store)
         templates = DashboardTemplates.shared
         list = FieldListPage(store: store, normalizer: normalizer)
@@ -27,6 +33,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
         router.get("/", use: fields)
         router.get("/groups/:group", use: group)
         router.post("/groups/:group/actions", use: act)
+        router.post("/groups/:group/issue", use: openIssue)
         router.get("/login", use: loginForm)
         router.post("/login", use: login)
         router.post("/logout", use: logout)
@@ -54,10 +61,53 @@ struct DashboardController<Context: RequestContext>: Sendable {
         }
         view.page = try await chrome(request)
         view.offerDecisions(to: allowed)
+        view.offerIssue(to: allowed, configured: issues != nil)
         return try render("group", view, csrf: view.page.csrf, request: request)
     }
 
     @Sendable func act(request: Request, context: Context) async throws -> Response {
+        try await withGroupForm(request, context: context) { allowed, form, id in
+            do {
+                let action = try Self.action(form)
+                try allowed.require(action)
+                try await store.apply(action, to: id, at: Date(), by: allowed.actor)
+            } catch let error as QueryError {
+                return try message("Cannot do that", error.message, request: request, status: .badRequest)
+            } catch let error as APIError where error.status == .forbidden {
+                return try message("Not allowed", error.message, request: request, status: .forbidden)
+            }
+            let back = form["return"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
+            return .redirect(to: back ?? "/groups/\(id)")
+        }
+    }
+
+    /// The "Open a GitHub issue" button: opens the group's issue once, then shows the group's page, which links it.
+    /// A refusal by GitHub is shown as its sentence.
+    @Sendable func openIssue(request: Request, context: Context) async throws -> Response {
+        try await withGroupForm(request, context: context) { allowed, _, id in
+            do {
+                try allowed.require(GroupIssueOpener.requiredScope, for: GroupIssueOpener.activity)
+                guard let issues else {
+                    return try message(
+                        "No GitHub repository", GroupIssueOpener.notConfigured, request: request, status: .notFound)
+                }
+                _ = try await issues.open(group: id, by: allowed.actor)
+            } catch let error as APIError where error.status == .forbidden {
+                return try message("Not allowed", error.message, request: request, status: .forbidden)
+            } catch let error as GitHubError {
+                return try message("GitHub refused the issue", error.message, request: request, status: .badGateway)
+            }
+            return .redirect(to: "/groups/\(id)")
+        }
+    }
+
+    /// Runs a group page's form post for a viewer who may read, once its CSRF token matches; otherwise answers the
+    /// sign-in redirect or "Form expired".
+    /// - Parameter body: gets what the viewer may do, the form and the group id from the path.
+    private func withGroupForm(
+        _ request: Request, context: Context,
+        _ body: (RequestAccess, FormValues, String) async throws -> Response
+    ) async throws -> Response {
         guard let allowed = try await access.check(request) else { return signInRedirect(request) }
         let form = try await Self.form(request, context: context)
         guard DashboardAccess.csrfMatches(request, form: form) else {
@@ -65,18 +115,7 @@ struct DashboardController<Context: RequestContext>: Sendable {
                 "Form expired", "The form's security token did not match; reload the page and try again.",
                 request: request, status: .forbidden)
         }
-        let id = try context.parameters.require("group")
-        do {
-            let action = try Self.action(form)
-            try allowed.require(action)
-            try await store.apply(action, to: id, at: Date(), by: allowed.actor)
-        } catch let error as QueryError {
-            return try message("Cannot do that", error.message, request: request, status: .badRequest)
-        } catch let error as APIError where error.status == .forbidden {
-            return try message("Not allowed", error.message, request: request, status: .forbidden)
-        }
-        let back = form["return"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil }
-        return .redirect(to: back ?? "/groups/\(id)")
+        return try await body(allowed, form, try context.parameters.require("group"))
     }
 
     /// The decision a posted form asks for.

@@ -6,8 +6,8 @@ import Foundation
 /// latest redacted sample, the decisions taken about it and the forms to take more.
 ///
 /// A fixed number of store calls: the stored group, the summary of its endpoint (for count, installs,
-/// rate and status), the decisions in force, its versions, its environments, its hourly counts, its history and
-/// its app's contracts;
+/// rate and status), the decisions in force, its versions, its environments, its hourly counts, its history, its
+/// issue and its app's contracts;
 /// one more, its summary since first seen, when the window holds none of its failures.
 struct GroupPage: Sendable {
     let store: any CollectorStore
@@ -33,6 +33,7 @@ struct GroupPage: Sendable {
             group: group, field: field, state: state, window: window, versions: versions,
             environments: environments, chosen: environment, bars: DashboardPage.bars(counts), history: history,
             now: now)
+        view.issueURL = try await store.issueURL(group: id)
         let contracts = try await store.contractSet(app: group.app)
         // The verdict and the fix are about the group, not the window: without failures in the window, they rest
         // on all it ever reported.
@@ -158,6 +159,10 @@ struct GroupView: Sendable {
     var suggestion: SuggestionView?
     /// Why the page offers no decisions; `nil` when the viewer may take them, and the forms are shown.
     var decisionNote: String?
+    /// The group's issue in the backend's tracker, linked; `nil` when none was opened.
+    var issueURL: String?
+    /// Whether the page shows the "Open a GitHub issue" button (``offerIssue(to:configured:)``).
+    var offersIssue = false
     var page = DashboardPage.Chrome()
 
     /// Offers the decisions only to a viewer whose access allows them: a form that could only be refused is

@@ -352,6 +352,15 @@ extension SchemaMigration {
                 .addColumn(.text("revoked_by", .nullable), to: "credentials"),
                 .addColumn(.text("imported_by", .nullable), to: "contracts"),
             ]),
+        // The issue opened for a group in the backend's tracker (docs/cli.md#issue): its address, set once, so that a
+        // second request shows it instead of opening another. A table of its own keyed by group id, as
+        // `group_actions` is, so that ingest's writes to `groups` never touch it; who opened it is in the history.
+        SchemaMigration(
+            sqlite: "addGroupIssues", postgres: (23, "add_group_issues"),
+            steps: [
+                .createTable(
+                    "group_issues", [.text("group_id", .primaryKey), .text("url"), .integer("opened_at")])
+            ]),
         // Each group's last samples (docs/api.md#group-actions): a ring of ``SampleHistory/size`` slots, the group's
         // `sample_total` commits saying which slot the next one takes; and its failures per OS version and UTC day.
         SchemaMigration(

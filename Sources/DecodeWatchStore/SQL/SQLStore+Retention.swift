@@ -77,15 +77,15 @@ extension SQLStore {
             """, [SQLValue(horizon), .integer(Int64(limit))])
     }
 
-    /// Deletes the decisions (mutes, history), the first and last seen per environment, the kept samples and the OS
-    /// counts of the groups just deleted, each statement returning a row per row it deleted. After the groups, so a group that stays keeps
-    /// them.
+    /// Deletes the decisions (mutes, history, the issue opened), the first and last seen per environment, the kept
+    /// samples and the OS counts of the groups just deleted, each statement returning a row per row it deleted. After
+    /// the groups, so a group that stays keeps them.
     /// - Parameters:
     ///   - groups: the deleted groups' ids.
     ///   - seqs: their `group_seq`.
     private func historyDeletes(of groups: [String], seqs: [Int64]) -> [SQLStatement] {
         guard !groups.isEmpty else { return [] }
-        let byID = ["group_status_events", "group_actions"].map { table in
+        let byID = ["group_status_events", "group_actions", "group_issues"].map { table in
             SQLStatement(
                 """
                 DELETE FROM \(table) WHERE group_id IN (\(dialect.parameters(from: 1, count: groups.count)))

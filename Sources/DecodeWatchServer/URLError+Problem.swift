@@ -8,7 +8,7 @@ extension URLError {
     /// What went wrong, in words a person can act on (`connection refused`), never quoting the URL, which
     /// may carry a secret. Foundation's own text names neither the cause plainly nor the same way on every
     /// platform, and its code alone (-1004) means nothing to the reader.
-    var problem: String {
+    package var problem: String {
         switch code {
         case .cannotConnectToHost: "connection refused"
         case .timedOut: "no answer in time"
@@ -28,7 +28,7 @@ extension URLError {
 
 extension Error {
     /// The problem of a failed request in words (``URLError/problem``), whatever error type reports it.
-    var requestProblem: String {
+    package var requestProblem: String {
         (self as? URLError)?.problem ?? "network error"
     }
 }
