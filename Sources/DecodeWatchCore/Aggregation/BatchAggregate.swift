@@ -36,11 +36,21 @@ public struct BatchAggregate: Sendable {
     /// The version key used when a batch has no `app.version`, and the OS key when it has no `app.os`.
     public static let unknownVersion = "unknown"
 
-    /// Folds a validated batch and redacts each group's sample (``IngestPipeline/aggregate(_:source:)``).
+    /// Folds a validated batch and redacts each group's sample with a redactor of its own, remembering nothing
+    /// between batches.
     /// - Parameters:
     ///   - batch: the validated batch.
     ///   - redactor: what each group's sample is redacted with, so that storage receives no sample unredacted.
     public init(_ batch: ValidatedBatch, redactor: Redactor) {
+        self.init(batch, redactions: SampleRedactions(redactor: redactor))
+    }
+
+    /// Folds a validated batch and redacts each group's sample (``IngestPipeline/aggregate(_:source:)``).
+    /// - Parameters:
+    ///   - batch: the validated batch.
+    ///   - redactions: what each group's sample is redacted through, so that storage receives no sample unredacted;
+    ///     a sample it redacted before is not redacted again.
+    public init(_ batch: ValidatedBatch, redactions: SampleRedactions) {
         self.batchID = batch.batchID
         self.appID = batch.app.id
         self.version = batch.app.version ?? Self.unknownVersion
@@ -74,7 +84,7 @@ public struct BatchAggregate: Sendable {
                     deltas.append(
                         GroupDelta(
                             key: batch.groupKeys[group], firstReport: accepted[index].report,
-                            sample: redactor.redacted(Sample(accepted[batch.samples[group]].report))))
+                            sample: redactions.redacted(Sample(accepted[batch.samples[group]].report))))
                 }
                 deltas[group].add(
                     at: accepted[index].report.occurredAt, minute: minute, expected: accepted[index].report.expected,

@@ -11,21 +11,22 @@ import Foundation
 public struct IngestPipeline: Sendable {
     /// Decodes and validates, with the collector's limits and route templates.
     public let validator: BatchValidator
-    /// What each group's sample passes through before it leaves the pipeline.
-    public let redactor: Redactor
+    /// What each group's sample passes through before it leaves the pipeline: its redactor, remembering the
+    /// redactions made so far, so that a sample many batches carry is redacted once.
+    private let redactions: SampleRedactions
     /// The same pipeline under no size limit (``IngestLimits/acknowledged``), for ``rebuild(_:receivedAt:)``.
     private let recovering: BatchValidator
 
     /// Creates the pipeline.
     public init(validator: BatchValidator = BatchValidator(), redactor: Redactor = Redactor()) {
         self.init(
-            validator: validator, redactor: redactor,
+            validator: validator, redactions: SampleRedactions(redactor: redactor),
             recovering: BatchValidator(limits: .acknowledged, normalizer: validator.normalizer))
     }
 
-    private init(validator: BatchValidator, redactor: Redactor, recovering: BatchValidator) {
+    private init(validator: BatchValidator, redactions: SampleRedactions, recovering: BatchValidator) {
         self.validator = validator
-        self.redactor = redactor
+        self.redactions = redactions
         self.recovering = recovering
     }
 
@@ -67,7 +68,7 @@ public struct IngestPipeline: Sendable {
     /// Folds a validated batch into what storage writes, each group's sample redacted.
     /// - Parameter source: the body as received, kept for a store that logs it (``BatchAggregate/source``).
     public func aggregate(_ batch: consuming ValidatedBatch, source: BatchSource?) -> BatchAggregate {
-        var aggregate = BatchAggregate(batch, redactor: redactor)
+        var aggregate = BatchAggregate(batch, redactions: redactions)
         aggregate.source = source
         return aggregate
     }
@@ -76,7 +77,7 @@ public struct IngestPipeline: Sendable {
     /// acknowledged before a restart with lower limits is still counted.
     /// - Throws: what ``validate(_:receivedAt:inflated:)`` throws.
     public func rebuild(_ source: BatchSource, receivedAt: Date) throws -> BatchAggregate {
-        let pipeline = IngestPipeline(validator: recovering, redactor: redactor, recovering: recovering)
+        let pipeline = IngestPipeline(validator: recovering, redactions: redactions, recovering: recovering)
         return pipeline.aggregate(try pipeline.validate(source, receivedAt: receivedAt), source: source)
     }
 }
