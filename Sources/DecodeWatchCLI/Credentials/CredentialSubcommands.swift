@@ -5,24 +5,23 @@ import DecodeWatchStore
 protocol CredentialKindTag: Sendable {
     /// The kind.
     static var kind: CredentialKind { get }
+}
+
+extension CredentialKindTag {
     /// What one is called in help texts, e.g. `ingest key`.
-    static var noun: String { get }
+    static var noun: String { kind.noun }
     /// The parent command, e.g. `keys`.
-    static var command: String { get }
+    static var command: String { kind.collection }
 }
 
 /// Ingest keys, for `decodewatch keys`.
 enum IngestKeyTag: CredentialKindTag {
     static let kind = CredentialKind.ingest
-    static let noun = "ingest key"
-    static let command = "keys"
 }
 
 /// Read tokens, for `decodewatch tokens`.
 enum ReadTokenTag: CredentialKindTag {
     static let kind = CredentialKind.read
-    static let noun = "read token"
-    static let command = "tokens"
 }
 
 /// `decodewatch keys list` and `decodewatch tokens list`.

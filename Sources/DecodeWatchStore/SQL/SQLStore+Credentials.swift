@@ -37,9 +37,8 @@ extension SQLStore {
             """,
             [SQLValue(date), .text(id), .text(kind.rawValue), .text(actor)])
         guard try await perform(.fetch(statement) { $0.count }, access: .write) > 0 else {
-            let list = kind == .ingest ? "decodewatch keys list" : "decodewatch tokens list"
             throw StoreError(
-                .notFound, "No \(kind == .ingest ? "ingest key" : "read token") has the id '\(id)'; see `\(list)`.")
+                .notFound, "No \(kind.noun) has the id '\(id)'; see `decodewatch \(kind.collection) list`.")
         }
     }
 
