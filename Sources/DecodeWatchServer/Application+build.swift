@@ -3,6 +3,7 @@ import DecodeWatchStore
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOCore
 import Prometheus
 import ServiceLifecycle
@@ -28,45 +29,50 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     beforeServerStarts: @escaping @Sendable () async throws -> Void = {}
 ) -> some ApplicationProtocol {
-    let router = Router(context: CollectorRequestContext.self)
-    router.add(middleware: ErrorMiddleware(retryAfter: configuration.retryAfterSeconds))
+    let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
     let normalizer = EndpointNormalizer(templates: configuration.routeTemplates)
-    let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
-    let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
+    // The data path: socket → IngestController (read, inflate, validate, aggregate) → GroupCommit → the sink
+    // chosen here → rows (docs/ARCHITECTURE.md#the-data-path).
     let pipeline = IngestPipeline(
         validator: BatchValidator(limits: configuration.limits, normalizer: normalizer),
         redactor: Redactor(sensitiveKeys: configuration.sensitiveKeys))
-    if configuration.ingestMode == .logged { acknowledgeBeforeWriting(store, pipeline: pipeline, logger: logger) }
+    let sink = batchSink(configuration.ingestMode, store: store, pipeline: pipeline, metrics: factory, logger: logger)
+    let router = Router(context: CollectorRequestContext.self)
+    router.add(middleware: ErrorMiddleware(retryAfter: configuration.retryAfterSeconds))
+    let verifier = CredentialVerifier(store: store, cacheDuration: configuration.credentialCacheSeconds)
+    let settled = SettledReadsMiddleware<CollectorRequestContext>(sink: sink)
+    let readers = router.group().add(middleware: ReadAccessMiddleware(verifier: verifier))
+    // What reads the rollups waits for the batches acknowledged before it; credentials, rules and metrics do not.
+    let rollupReaders = readers.group().add(middleware: settled)
     let gate = IngestGate(
         maxConcurrent: configuration.maxConcurrentIngests, batchesPerMinute: configuration.appBatchesPerMinute)
-    let factory = PrometheusMetricsFactory.decodewatch(registry: registry)
     let metrics = IngestMetrics(factory: factory)
     let refusal = IngestRefusal(
         gate: gate, refused: metrics.batches[.refused], retryAfter: configuration.retryAfterSeconds,
         serverName: serverName)
     IngestController(
-        commits: GroupCommit(store: store, metrics: factory),
+        commits: GroupCommit(sink: sink, metrics: factory),
         verifier: verifier,
         pipeline: pipeline,
         gate: gate,
         metrics: metrics,
         readTimeout: configuration.readTimeout
     ).addRoutes(to: router)
-    FieldsController(store: store, normalizer: normalizer).addRoutes(to: readers)
-    CheckController(store: store).addRoutes(to: readers)
-    GroupActionsController(store: store).addRoutes(to: readers)
+    FieldsController(store: store, normalizer: normalizer).addRoutes(to: rollupReaders)
+    CheckController(store: store).addRoutes(to: rollupReaders)
+    GroupActionsController(store: store).addRoutes(to: rollupReaders)
     AlertsController(store: store).addRoutes(to: readers)
     ContractsController(store: store).addRoutes(to: readers)
     CredentialsController(store: store).addRoutes(to: readers)
     TokenController(verifier: verifier).addRoutes(to: readers)
     // The dashboard checks read access itself: a viewer without a token is sent to sign in, not given JSON.
     DashboardController(
-        store: store, verifier: verifier, normalizer: normalizer,
+        store: store, sessions: store, verifier: verifier, normalizer: normalizer,
         issues: configuration.github.map {
             GroupIssueOpener(store: store, github: $0, dashboard: configuration.publicURL)
         }
-    ).addRoutes(to: router)
-    let operations = OperationsController<CollectorRequestContext>(store: store, registry: registry)
+    ).addRoutes(to: router.group().add(middleware: settled))
+    let operations = OperationsController<CollectorRequestContext>(sink: sink, registry: registry)
     operations.addProbes(to: router)
     if configuration.publicMetrics {
         operations.addMetrics(to: router)
@@ -77,7 +83,8 @@ public func buildApplication(
     if configuration.fieldMetricsLimit > 0 {
         services.append(
             FieldMetrics(
-                store: store, limit: configuration.fieldMetricsLimit, window: configuration.fieldMetricsWindow,
+                store: store, sink: sink, limit: configuration.fieldMetricsLimit,
+                window: configuration.fieldMetricsWindow,
                 interval: configuration.fieldMetricsInterval, factory: factory, logger: logger))
     }
     OpenFileLimit.fit(connections: configuration.maxConnections, logger: logger)
@@ -105,15 +112,20 @@ public func buildApplication(
 /// The `Server` header of every answer.
 private let serverName = "decodewatch"
 
-/// Acknowledges each batch once it is in the store's log of acknowledged batches, and folds the logged batches into
-/// the rollups in the background, many per transaction: a commit costs mostly the cells it touches, which batches
-/// sent together share, and an acknowledgment never waits behind it. Batches a stopped collector left in the log go
-/// through the same pipeline again (``IngestPipeline/rebuild(_:receivedAt:)``). Without the log (it cannot be
-/// opened), each batch is acknowledged after its rollups are written.
-private func acknowledgeBeforeWriting(_ store: any CollectorStore, pipeline: IngestPipeline, logger: Logger) {
+/// The sink ingest commits to: with ``IngestMode/logged``, the store's log of acknowledged batches, folded into the
+/// rollups in the background, many batches per transaction: a commit costs mostly the cells it touches, which batches
+/// sent together share, and an acknowledgement never waits behind it. Batches a stopped collector left in the log go
+/// through the same pipeline again (``IngestPipeline/rebuild(_:receivedAt:)``). With ``IngestMode/direct``, or when
+/// the log cannot be opened, each batch is acknowledged after its rollups are written.
+private func batchSink(
+    _ mode: IngestMode, store: any CollectorStore, pipeline: IngestPipeline, metrics: any MetricsFactory,
+    logger: Logger
+) -> any BatchSink {
+    guard mode == .logged else { return DirectBatchSink(store: store) }
     do {
-        try store.acknowledgeBeforeWriting(pipeline: pipeline)
+        return try store.loggedSink(pipeline: pipeline, metrics: metrics)
     } catch {
         logger.error("Acknowledging batches after their rollups are written", metadata: ["error": "\(error)"])
+        return DirectBatchSink(store: store)
     }
 }

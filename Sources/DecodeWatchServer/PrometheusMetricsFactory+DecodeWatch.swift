@@ -34,7 +34,7 @@ extension PrometheusMetricsFactory {
 package enum MetricLabel {
     /// Time from an ingest request to its committed answer.
     package static let ingestDuration = "decodewatch_ingest_duration_seconds"
-    /// Time one commit took, from folding its batches to the end of its transaction.
+    /// Time one commit took, from its start to the end of its transaction.
     package static let commitDuration = "decodewatch_ingest_commit_duration_seconds"
     /// Batches stored together in one transaction.
     package static let batchesPerCommit = "decodewatch_ingest_batches_per_commit"

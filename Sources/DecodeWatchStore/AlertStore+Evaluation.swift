@@ -21,7 +21,7 @@ public struct PendingAlert: Sendable, Hashable {
     }
 }
 
-extension AlertStore {
+extension AlertStore where Self: FieldReads {
     /// Matches rules against the groups failing in their windows.
     ///
     /// Reads every distinct window in one pass (``alertCandidates(windows:environment:until:now:)``), one pass per

@@ -8,7 +8,7 @@ import Foundation
 /// with `INSERT … ON CONFLICT DO UPDATE … WHERE`, which exactly one writer wins, so with several replicas on
 /// one database exactly one of them sends each alert, and a group alerts once per rule until it is resolved
 /// (a new episode) or the cooldown passes.
-public protocol AlertStore: GroupActionStore {
+public protocol AlertStore: Sendable {
     /// Stores a rule.
     /// - Throws: ``StoreError`` `conflict` when a rule with the same name exists.
     func addAlertRule(_ rule: AlertRule) async throws

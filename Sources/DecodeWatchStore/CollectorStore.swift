@@ -1,8 +1,9 @@
-/// Everything the collector and its commands need from storage: reports, credentials, dashboard sessions,
-/// digests, decisions about groups, retention, alerts and contracts.
+/// Every role of storage together: ingest, reads, decisions about groups, alerts, digests' delivery, credentials,
+/// dashboard sessions, contracts and retention.
 ///
-/// One name for the composition so that the server, the commands and the tests never reach a backend
-/// through runtime casts; ``SQLiteReportStore`` and `PostgresReportStore` both conform.
+/// The roles are flat protocols, each about one thing; they are combined only at the edge (`buildApplication`, the
+/// commands), and each controller takes the roles it uses. ``SQLiteReportStore`` and `PostgresReportStore` conform
+/// to all of them.
 public typealias CollectorStore =
-    ReportStore & CredentialStore & SessionStore & DigestStore & GroupActionStore & RetentionStore & AlertStore
-    & ContractStore
+    ReportStore & FieldReads & GroupActionStore & AlertStore & DigestStore & CredentialStore & SessionStore
+    & ContractStore & RetentionStore

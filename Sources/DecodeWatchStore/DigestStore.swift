@@ -1,13 +1,11 @@
 import DecodeWatchCore
 import Foundation
 
-/// What the periodic digest needs from storage beyond ``ReportStore``: what it is built from (``DigestSource``),
-/// the once-per-period delivery record and auto-resolve.
+/// The once-per-period delivery record of the digest; what a digest is built from is read through ``FieldReads``
+/// (``DigestSource``).
 ///
-/// A separate protocol so that ``ReportStore`` keeps its requirements; every backend that serves
-/// digests conforms to both. Times are passed in by the caller (no clock inside storage), so tests
-/// control them.
-public protocol DigestStore: ReportStore, DigestSource {
+/// Times are passed in by the caller (no clock inside storage), so tests control them.
+public protocol DigestStore: Sendable {
     /// Claims the right to deliver the digest of a period to a destination.
     ///
     /// Exactly one caller gets ``DigestClaim/claimed``: the row is inserted with
@@ -32,12 +30,6 @@ public protocol DigestStore: ReportStore, DigestSource {
     /// The record of one period and destination, or `nil` when none was claimed.
     func digestRun(_ key: DigestRunKey) async throws -> DigestRunRecord?
 
-    /// Resolves every open or regressed group not seen for `quietFor`.
-    /// - Parameters:
-    ///   - quietFor: the quiet time; groups whose `last_seen` is before `now − quietFor` are resolved.
-    ///   - now: the time of the decision, stored as `resolved_at`.
-    /// - Returns: the ids resolved.
-    func autoResolve(quietFor: TimeInterval, now: Date) async throws -> [String]
 }
 
 /// Identifies one delivery: a period and where it goes (e.g. `webhook:3f2a…`).
@@ -91,22 +83,4 @@ public struct DigestRunRecord: Sendable, Hashable {
     public var attempts: Int
     /// Why the last failed attempt failed.
     public var lastError: String?
-}
-
-extension DigestStore {
-    /// Failures per group and hour of every environment (``hourlyCounts(groups:environment:since:until:)``).
-    public func hourlyCounts(groups: [String], since: Date, until: Date) async throws -> [String: [Int64: Int]] {
-        try await hourlyCounts(groups: groups, environment: nil, since: since, until: until)
-    }
-
-    /// The lifecycles of a page of groups, first seen in any environment
-    /// (``lifecycles(groups:environment:)``).
-    public func lifecycles(groups: [String]) async throws -> [String: GroupLifecycle] {
-        try await lifecycles(groups: groups, environment: nil)
-    }
-
-    /// Totals of every environment (``digestTotals(app:environment:since:until:)``).
-    public func digestTotals(app: String?, since: Date, until: Date) async throws -> DigestWindowTotals {
-        try await digestTotals(app: app, environment: nil, since: since, until: until)
-    }
 }

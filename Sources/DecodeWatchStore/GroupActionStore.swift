@@ -8,7 +8,14 @@ import Foundation
 /// a mute hides a group from the new, regressed and growing lists until it ends; a resolution in the
 /// next version keeps the group resolved while only versions up to the newest one seen at that time
 /// report it.
-public protocol GroupActionStore: DigestStore {
+public protocol GroupActionStore: Sendable {
+    /// Marks a group resolved.
+    /// - Parameters:
+    ///   - group: the group id.
+    ///   - at: the time of the decision; reports that occurred after it regress the group.
+    /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
+    func resolve(group: String, at: Date) async throws
+
     /// Applies a decision to a group and records it in its history.
     /// - Parameters:
     ///   - action: what was decided.
@@ -27,16 +34,6 @@ public protocol GroupActionStore: DigestStore {
     /// The decisions in force for every group that has any, however many groups there are.
     /// - Parameter now: the time mutes by period are compared with.
     func allActionStates(now: Date) async throws -> [String: GroupActionState]
-
-    /// Every group failing in a window as a light entry, and the full summary of the few that `choose` picks,
-    /// read in one transaction: a page of a long list costs the same few statements whatever its length.
-    /// - Parameters:
-    ///   - query: filters and window; `limit` caps the entries.
-    ///   - version: only groups that this app version reported in the window.
-    ///   - choose: picks the ids to summarize from the entries, in the order to return them.
-    func fieldsPage(
-        _ query: FieldsQuery, version: String?, choose: @escaping @Sendable ([FieldIndexEntry]) -> [String]
-    ) async throws -> (index: [FieldIndexEntry], page: FieldsSummary)
 
     /// The decisions taken about a group, oldest first.
     func statusHistory(group: String) async throws -> [GroupStatusEvent]
@@ -58,33 +55,12 @@ public protocol GroupActionStore: DigestStore {
     /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
     func recordIssue(group: String, url: String, at: Date, by actor: String) async throws -> String
 
-    /// Failures of a group per app version in a window, with the first and last hour each version reported it.
-    func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures]
-
-    /// Failures of a group per environment in a window, with the first and last report it ever had in each
-    /// (docs/wire-format.md#environments): every environment it reported in, those quiet in the window at 0.
-    /// - Returns: most failures first, then by name.
-    func environmentBreakdown(group: String, since: Date, until: Date) async throws -> [EnvironmentFailures]
-
-    /// The group's kept samples (``SampleHistory/size`` at most), newest first.
-    func samples(group: String) async throws -> [GroupSample]
-
-    /// The group's failures per OS version over the UTC days a window touches, most failures first, then by name.
-    func osBreakdown(group: String, since: Date, until: Date) async throws -> [OSFailures]
-
-    /// Every environment some group has reported in, sorted by name: what the dashboard offers to filter by.
-    func environments() async throws -> [String]
-
-    /// What is stored about one group whatever the window: its key, lifecycle and latest sample.
-    /// - Returns: `nil` when no group has that id.
-    func storedGroup(_ group: String) async throws -> StoredGroup?
-
-    /// The groups whose id starts with a prefix, so that people can type a few characters of an id.
+    /// Resolves every open or regressed group not seen for `quietFor`.
     /// - Parameters:
-    ///   - prefix: the start of an id, compared exactly (ids are lowercase hex).
-    ///   - limit: the most groups returned; ask for one more than you show to know that there are more.
-    /// - Returns: the matches ordered by id; one when the prefix is unique, none when no id starts with it.
-    func groups(withIDPrefix prefix: String, limit: Int) async throws -> [StoredGroup]
+    ///   - quietFor: the quiet time; groups whose `last_seen` is before `now − quietFor` are resolved.
+    ///   - now: the time of the decision, stored as `resolved_at`.
+    /// - Returns: the ids resolved.
+    func autoResolve(quietFor: TimeInterval, now: Date) async throws -> [String]
 }
 
 /// One group as stored: key, lifecycle and the latest redacted sample.
@@ -246,7 +222,7 @@ public struct EnvironmentFailures: Sendable, Hashable {
     public var lastSeen: Date
 }
 
-extension GroupActionStore {
+extension GroupActionStore where Self: FieldReads {
     /// The digest of a period without muted groups in its new, regressed and growing lists, so that a mute
     /// silences the digest as it silences the dashboard; totals still count every failure.
     /// - Parameters:
@@ -277,7 +253,7 @@ extension GroupActionStore {
     }
 }
 
-extension GroupActionStore {
+extension GroupActionStore where Self: FieldReads {
     /// The breaking-fields summary with the decisions in force applied to each `status` (``GroupActionState/
     /// listedStatus(_:)``), only the groups of `query.status` when it names one, and the decisions read.
     ///

@@ -1,7 +1,8 @@
 import DecodeWatchCore
 import Foundation
+import Metrics
 
-/// Durable storage of grouped reports: what the collector writes and what every query reads.
+/// Where the collector writes grouped reports: the ingest role of storage (reads are ``FieldReads``).
 ///
 /// Implementations must make ``ingest(_:)-([BatchAggregate])`` atomic and idempotent per `(app, batch_id)`,
 /// and must apply every count as an addition so that several writers stay exact. One conformance suite
@@ -14,50 +15,17 @@ public protocol ReportStore: Sendable {
     /// - Throws: ``StoreError`` with code `unavailable` when storage cannot commit; nothing was stored then.
     func ingest(_ batches: [BatchAggregate]) async throws -> [IngestOutcome]
 
-    /// The breaking-fields summary of docs/api.md#breaking-fields.
-    /// - Parameter query: filters and window.
-    /// - Returns: one entry per group with reports in the window.
-    func fields(_ query: FieldsQuery) async throws -> FieldsSummary
-
-    /// The summary (docs/api.md#breaking-fields) of some groups in `[since, until)`, most failures first: it reads only
-    /// those groups' rollup rows, so one group's page costs the same however many groups fail.
-    /// - Parameter environment: only this environment's reports, installs and decodes, or every environment's.
-    /// - Returns: an entry per group with failures in the window.
-    func fields(ofGroups groups: [String], environment: String?, since: Date, until: Date) async throws
-        -> [FieldSummary]
-
-    /// One app version's decodes per endpoint and reports per group in `[since, until)`, the numbers a release
-    /// check judges (docs/api.md#release-check). Decodes stored before they were kept per version are not counted.
-    /// - Parameter environment: only this environment's, or `nil` for every environment's.
-    /// - Returns: the counts; empty for an app or version storage does not know.
-    func versionCounts(
-        app: String, version: String, environment: String?, since: Date, until: Date
-    ) async throws -> VersionCounts
-
-    /// Every value that stored batches carried for a filter, sorted: what an answer names when a query asks for a
-    /// value never seen (``QueryWarning``).
+    /// Opens the store's log of acknowledged batches and starts folding it: a sink that acknowledges each batch once
+    /// it is in the log (``BatchSink``). Batches a stopped collector left in the log are folded first. A collector
+    /// makes one, at start; a second on the same store would fold the same log alongside it.
     /// - Parameters:
-    ///   - filter: the filter.
-    ///   - app: for versions and endpoints, only this app's; `nil` for every app's.
-    func knownValues(of filter: QueryFilter, app: String?) async throws -> [String]
-
-    /// Marks a group resolved.
-    /// - Parameters:
-    ///   - group: the group id.
-    ///   - at: the time of the decision; reports that occurred after it regress the group.
-    /// - Throws: ``StoreError`` with code `notFound` when no group has that id.
-    func resolve(group: String, at: Date) async throws
-
-    /// Acknowledges from now on each batch that carries its ``BatchAggregate/source`` once it is in the store's log
-    /// of acknowledged batches, and folds the logged batches into the rollups in the background. Calling it again
-    /// changes nothing.
-    /// - Parameter pipeline: decodes a batch from its body as it was received, for the batches a stopped
-    ///   collector left in the log (``IngestPipeline/rebuild(_:receivedAt:)``).
+    ///   - pipeline: decodes a batch from its body as it was received, for the batches a stopped
+    ///     collector left in the log (``IngestPipeline/rebuild(_:receivedAt:)``).
+    ///   - metrics: where the folder counts its folds and pending batches.
     /// - Throws: ``StoreError`` with code `unavailable` when the log cannot be opened.
-    func acknowledgeBeforeWriting(pipeline: IngestPipeline) throws
+    func loggedSink(pipeline: IngestPipeline, metrics: any MetricsFactory) throws -> any BatchSink
 
-    /// Checks that storage can commit a write now, for `/readyz`: a collector that answers reads but cannot
-    /// commit ingest must not be sent batches.
+    /// Checks that the database can commit a write now (``BatchSink/checkReadiness()`` for the sink).
     /// - Throws: ``StoreError`` with code `unavailable` when it cannot.
     func checkReadiness() async throws
 
@@ -68,12 +36,6 @@ public protocol ReportStore: Sendable {
 extension ReportStore {
     /// Nothing to free.
     public func releaseMemory() async {}
-
-    /// The summary of some groups in every environment
-    /// (``fields(ofGroups:environment:since:until:)``).
-    public func fields(ofGroups groups: [String], since: Date, until: Date) async throws -> [FieldSummary] {
-        try await fields(ofGroups: groups, environment: nil, since: since, until: until)
-    }
 
     /// Stores one batch in its own transaction.
     /// - Returns: whether it was stored or had been stored before.

@@ -39,16 +39,15 @@ final class PostgresBatchLog: BatchLog {
 
     /// Appends, in one statement, each batch that is neither logged nor in `batches`, after their groups are checked
     /// for id collisions (``SQLStore/checkGroups(of:)``).
-    func append(_ batches: [BatchAggregate]) async throws -> [Int64?] {
+    func append(_ batches: [ReceivedBatch]) async throws -> [Int64?] {
         guard let store else { throw StoreError(.unavailable, "The PostgreSQL store of this log was closed.") }
-        try await store.checkGroups(of: batches)
+        try await store.checkGroups(of: batches.map(\.aggregate))
         let owner = await store.presence.keep()
         var rows: [String] = []
         var arguments: [SQLValue] = []
-        for batch in batches {
+        for (batch, source) in batches.map({ ($0.aggregate, $0.source) }) {
             let first = arguments.count
             rows.append("($\(first + 1), $\(first + 2), $\(first + 3)::BIGINT, $\(first + 4), $\(first + 5)::BYTEA)")
-            let source = batch.source ?? BatchSource(body: Data(), encoding: .identity)
             arguments += [
                 .text(batch.appID), .text(batch.batchID), SQLValue(batch.receivedAt), .text(source.encoding.rawValue),
                 .blob(source.body),
@@ -79,7 +78,7 @@ final class PostgresBatchLog: BatchLog {
         }
         var seqs = Dictionary(logged) { first, _ in first }
         // A batch sent twice in one group commit is logged once: the first delivery gets its place.
-        return batches.map { seqs.removeValue(forKey: BatchIdentity(app: $0.appID, batch: $0.batchID)) }
+        return batches.map { seqs.removeValue(forKey: BatchIdentity($0.aggregate)) }
     }
 
     /// Marks the batches folded and writes the rollups of those it marked, in one transaction.

@@ -40,7 +40,7 @@ public final class PostgresReportStore: SQLStore, Service {
     public init(configuration: PostgresStoreConfiguration, logger: Logger = Logger(label: "decodewatch.store")) {
         self.configuration = configuration
         self.logger = logger
-        logging = IngestLogging(logger: logger)
+        logState = BatchLogState(logger: logger)
         var driverLogger = logger
         driverLogger.logLevel = max(logger.logLevel, .info)
         self.driverLogger = driverLogger
@@ -67,7 +67,7 @@ public final class PostgresReportStore: SQLStore, Service {
         await presence.end()
     }
 
-    package let logging: IngestLogging
+    package let logState: BatchLogState
 
     /// The `ingest_log` table (``PostgresBatchLog``), which every replica appends to.
     package func openBatchLog() throws -> any BatchLog {

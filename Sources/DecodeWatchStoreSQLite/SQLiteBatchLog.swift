@@ -99,9 +99,9 @@ final class SQLiteBatchLog: BatchLog {
     /// Appends the batches that are neither in the log nor stored, in one transaction, after their groups are
     /// checked for id collisions (``SQLStore/checkGroups(of:)``). Which are stored is read inside the log's
     /// transaction, so a batch folded and removed from the log meanwhile is found there.
-    func append(_ batches: [BatchAggregate]) async throws -> [Int64?] {
+    func append(_ batches: [ReceivedBatch]) async throws -> [Int64?] {
         guard let store else { throw StoreError(.unavailable, "The SQLite store of this log was closed.") }
-        try await store.checkGroups(of: batches)
+        try await store.checkGroups(of: batches.map(\.aggregate))
         let pool = store.pool
         return try await Self.committing {
             try await self.append(batches) { identities in try pool.read { try Self.stored(identities, in: $0) } }
@@ -109,12 +109,12 @@ final class SQLiteBatchLog: BatchLog {
     }
 
     private func append(
-        _ batches: [BatchAggregate], check: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
+        _ batches: [ReceivedBatch], check: @escaping @Sendable ([BatchIdentity]) throws -> Set<BatchIdentity>
     ) async throws -> [Int64?] {
         let rows = batches.map { batch in
             (
-                identity: BatchIdentity(batch), receivedAt: batch.receivedAt.milliseconds,
-                source: batch.source ?? BatchSource(body: Data(), encoding: .identity)
+                identity: BatchIdentity(batch.aggregate), receivedAt: batch.aggregate.receivedAt.milliseconds,
+                source: batch.source
             )
         }
         return try await queue.write { db in

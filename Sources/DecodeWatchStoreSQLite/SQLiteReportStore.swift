@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Each group commit is one write transaction of upserts into the rollups; readers never block it.
 /// `synchronous = FULL` makes a commit durable before `ingest` returns, so a 202 means stored. A collector
-/// acknowledges batches earlier, once they are in a log of their own (``SQLStore/acknowledgeBeforeWriting(pipeline:)``).
+/// acknowledges batches earlier, once they are in a log of their own (``SQLStore/loggedSink(pipeline:metrics:)``).
 /// What it stores and how it answers is shared with PostgreSQL (``SQLStore``); this type only opens
 /// the file, migrates it and runs statements.
 public final class SQLiteReportStore: SQLStore {
@@ -18,7 +18,7 @@ public final class SQLiteReportStore: SQLStore {
     let path: String
     let busyTimeout: TimeInterval
     let logger: Logger
-    package let logging: IngestLogging
+    package let logState: BatchLogState
     /// The log this store appends acknowledged batches to, once opened (``openBatchLog()``).
     private let openedLog = Mutex<SQLiteBatchLog?>(nil)
 
@@ -52,7 +52,7 @@ public final class SQLiteReportStore: SQLStore {
             if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)") }
         }
         self.logger = logger
-        logging = IngestLogging(logger: logger)
+        logState = BatchLogState(logger: logger)
         self.path = path
         self.busyTimeout = busyTimeout
         do {

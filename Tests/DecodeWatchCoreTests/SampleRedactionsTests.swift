@@ -52,7 +52,7 @@ struct SampleRedactionsTests {
             """#.utf8)
         for _ in 0..<2 {
             let batch = try pipeline.validate(BatchSource(body: body, encoding: .identity), receivedAt: Date())
-            let aggregate = pipeline.aggregate(batch, source: nil)
+            let aggregate = pipeline.aggregate(batch)
             let alone = BatchAggregate(
                 try BatchValidator().validate(body, receivedAt: Date()), redactor: Redactor())
             #expect(aggregate.groups.map(\.sample) == alone.groups.map(\.sample))

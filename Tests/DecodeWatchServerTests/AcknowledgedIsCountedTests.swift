@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchServer
 import Foundation
 import Testing
 
@@ -15,9 +16,9 @@ struct AcknowledgedIsCountedTests {
 
     @Test(
         "an app id holding U+0000 is refused with 400 naming app.id, never acknowledged and lost",
-        arguments: [#"com.example.\u0000"#, #"\u0000"#], [false, true])
-    func nulAppIDRefused(app: String, withoutLog: Bool) async throws {
-        try await TestCollector.run(withoutLog: withoutLog) { collector in
+        arguments: [#"com.example.\u0000"#, #"\u0000"#], IngestMode.allCases)
+    func nulAppIDRefused(app: String, mode: IngestMode) async throws {
+        try await TestCollector.run(ServerConfiguration(port: 0, ingestMode: mode)) { collector in
             let refused = try await collector.ingest(Self.body(app: app, batch: "nul"))
             #expect(refused.status == 400)
             #expect(refused.errorCode == "invalid_batch")
@@ -32,9 +33,9 @@ struct AcknowledgedIsCountedTests {
 
     @Test(
         "a report dated before 1970 is counted at its receive time; reads reaching before 1970 answer",
-        arguments: [false, true])
-    func beforeTheEpoch(withoutLog: Bool) async throws {
-        try await TestCollector.run(withoutLog: withoutLog) { collector in
+        arguments: IngestMode.allCases)
+    func beforeTheEpoch(mode: IngestMode) async throws {
+        try await TestCollector.run(ServerConfiguration(port: 0, ingestMode: mode)) { collector in
             let answer = try await collector.ingest(
                 Data(
                     #"{"batch_id":"old","sent_at":"1969-12-31T23:59:00Z","app":{"id":"com.example.shop"},"decodes":[{"endpoint":"GET /v2/posts","count":4}],"reports":[{"occurred_at":"1969-12-31T23:30:00Z","endpoint":"GET /v2/posts","path":["title"],"kind":"keyNotFound"},{"occurred_at":"0001-01-01T00:00:00Z","endpoint":"GET /v2/posts","path":["title"],"kind":"keyNotFound"}]}"#
@@ -53,9 +54,9 @@ struct AcknowledgedIsCountedTests {
 
     @Test(
         "batches whose strings differ only by canonical equivalence are two batches, each counted",
-        arguments: [false, true])
-    func canonicalEquivalentBatchesCounted(withoutLog: Bool) async throws {
-        try await TestCollector.run(withoutLog: withoutLog) { collector in
+        arguments: IngestMode.allCases)
+    func canonicalEquivalentBatchesCounted(mode: IngestMode) async throws {
+        try await TestCollector.run(ServerConfiguration(port: 0, ingestMode: mode)) { collector in
             // "café" composed (U+00E9) and decomposed (e + U+0301), as batch id, app id and path key.
             for spelling in [#"caf\u00e9"#, #"cafe\u0301"#] {
                 let answer = try await collector.ingest(

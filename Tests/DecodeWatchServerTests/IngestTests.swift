@@ -24,10 +24,10 @@ struct IngestTests {
     }
 
     @Test(
-        "without the log, batches are acknowledged after their rollups, inflated from the socket's buffer, and bad bodies refused as with it"
+        "with direct ingest, batches are acknowledged after their rollups, inflated from the socket's buffer, and bad bodies refused as with the log"
     )
-    func acknowledgesAfterRollupsWithoutTheLog() async throws {
-        try await TestCollector.run(withoutLog: true) { collector in
+    func acknowledgesAfterRollupsWithDirectIngest() async throws {
+        try await TestCollector.run(ServerConfiguration(port: 0, ingestMode: .direct)) { collector in
             for encoding in ["deflate", "gzip", "identity"] {
                 let answer = try await collector.ingest(Batches.batch(reports: [Batches.report()]), encoding: encoding)
                 #expect(answer.status == 202, "\(encoding)")

@@ -4,6 +4,7 @@ import DecodeWatchStore
 import DecodeWatchStoreSQLite
 import Foundation
 import GRDB
+import Metrics
 import Testing
 
 /// Batches acknowledged by a collector that stopped before folding them are counted by the next one, whatever
@@ -30,24 +31,27 @@ struct RecoveryLimitsTests {
         var lock: Configuration = Configuration()
         lock.allowsUnsafeTransactions = true
         let blocker = try DatabaseQueue(path: path, configuration: lock)
-        var first: SQLiteReportStore? = try SQLiteReportStore(path: path, busyTimeout: 0.1)
+        var firstStore: SQLiteReportStore? = try SQLiteReportStore(path: path, busyTimeout: 0.1)
         try await blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
-        try first?.acknowledgeBeforeWriting(pipeline: IngestPipeline())
-        var batch = BatchAggregate(
-            try BatchValidator().validate(body, receivedAt: date("2026-11-21T09:00:30Z")), redactor: Redactor())
-        batch.source = BatchSource(body: body, encoding: .identity)
-        #expect(try await first?.ingest(batch) == .stored)
-        first = nil
+        var first = try firstStore?.loggedSink(pipeline: IngestPipeline(), metrics: NOOPMetricsHandler.instance)
+        let batch = ReceivedBatch(
+            BatchAggregate(
+                try BatchValidator().validate(body, receivedAt: date("2026-11-21T09:00:30Z")), redactor: Redactor()),
+            source: BatchSource(body: body, encoding: .identity))
+        #expect(try await first?.commit([batch]) == [.stored])
+        (first, firstStore) = (nil, nil)
         try await Task.sleep(for: .milliseconds(300))
 
         // The next one allows 2 reports per batch.
         var configuration = ServerConfiguration(port: 0)
         configuration.limits.maxReports = 2
         let next = try SQLiteReportStore(path: path, busyTimeout: 0.1)
-        _ = buildApplication(configuration: configuration, store: next)
+        // The application owns its sink, which folds the log: kept to the end.
+        let application = buildApplication(configuration: configuration, store: next)
+        defer { withExtendedLifetime(application) {} }
         try await Task.sleep(for: .milliseconds(300))
         try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-        // A read fails while the last fold failed, until the next one (after the retry delay) succeeds.
+        // A read waits for the log, or fails, until the next fold (after the retry delay) succeeds.
         let query = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
         var counts: [Int]?
         for _ in 0..<50 where counts == nil {

@@ -13,13 +13,13 @@ struct AcknowledgmentLogTests {
     @Test("an acknowledged batch is in the next read, and sent again it is a duplicate, in the log or folded")
     func readsSeeAcknowledgedBatches() async throws {
         try await AcknowledgedBatch.withFolder { path in
-            let store = try Self.open(path)
+            let collector = try Self.open(path)
             let batch = try AcknowledgedBatch.make(count: 3)
-            #expect(try await store.ingest([batch, batch]) == [.stored, .duplicate])
-            #expect(try await store.ingest(batch) == .duplicate)
-            #expect(try await store.fields(Self.window).fields.map(\.count) == [3])
-            #expect(try await store.ingest(batch) == .duplicate)
-            #expect(try await store.fields(Self.window).fields.map(\.count) == [3])
+            #expect(try await collector.sink.commit([batch, batch]) == [.stored, .duplicate])
+            #expect(try await collector.sink.commit(batch) == .duplicate)
+            #expect(try await collector.store.fields(Self.window).fields.map(\.count) == [3])
+            #expect(try await collector.sink.commit(batch) == .duplicate)
+            #expect(try await collector.store.fields(Self.window).fields.map(\.count) == [3])
             #expect(try Self.logged(path) == 0)
         }
     }
@@ -34,27 +34,27 @@ struct AcknowledgmentLogTests {
             do {
                 let closing = try Self.open(path)
                 blocker = try Self.lock(path)
-                #expect(try await closing.ingest([first, second]) == [.stored, .stored])
+                #expect(try await closing.sink.commit([first, second]) == [.stored, .stored])
             }
             #expect(try Self.logged(path) == 2)
             try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
 
             let next = try Self.open(path)
-            let fields = try await next.fields(Self.window).fields
+            let fields = try await next.store.fields(Self.window).fields
             #expect(
                 Dictionary(uniqueKeysWithValues: fields.map { ($0.path, $0.count) }) == [
                     "$.results[*].title": 2, "$.results[*].body": 5,
                 ])
             #expect(try Self.logged(path) == 0)
-            #expect(try await next.ingest(first) == .duplicate)
+            #expect(try await next.sink.commit(first) == .duplicate)
         }
     }
 
     @Test("the log, which holds snippets before redaction, is readable by its owner only, whatever the umask")
     func logIsPrivate() async throws {
         try await AcknowledgedBatch.withFolder { path in
-            let store = try Self.open(path)
-            #expect(try await store.ingest(AcknowledgedBatch.make(count: 1)) == .stored)
+            let collector = try Self.open(path)
+            #expect(try await collector.sink.commit(AcknowledgedBatch.make(count: 1)) == .stored)
             for file in [path + "-pending", path + "-pending-wal"] {
                 let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
                 #expect(mode == 0o600, "\(file)")
@@ -87,11 +87,9 @@ struct AcknowledgmentLogTests {
 
     static let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
 
-    /// A store that acknowledges from its log, with a short lock wait.
-    private static func open(_ path: String) throws -> SQLiteReportStore {
-        let store = try SQLiteReportStore(path: path, busyTimeout: 0.1)
-        try store.acknowledgeBeforeWriting(pipeline: IngestPipeline())
-        return store
+    /// A store with a short lock wait, and its logged sink.
+    private static func open(_ path: String) throws -> OpenedStore {
+        try OpenedStore(try SQLiteReportStore(path: path, busyTimeout: 0.1), mode: .logged)
     }
 
     /// Holds a database's write lock until the returned connection rolls back.
@@ -119,7 +117,7 @@ struct AcknowledgmentLogTests {
             let collector = try Self.open(path)
             let cli = try SQLiteReportStore(path: path, busyTimeout: 0.1)
             let blocker = try Self.lock(path)
-            #expect(try await collector.ingest(AcknowledgedBatch.make(count: 3)) == .stored)
+            #expect(try await collector.sink.commit(AcknowledgedBatch.make(count: 3)) == .stored)
             // The collector folds while it lives: kept to the end.
             defer { withExtendedLifetime(collector) {} }
             try await body(cli) { try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") } }

@@ -177,7 +177,7 @@ struct AlertStoreTests {
                     kind: .keyNotFound, count: 1, rate: nil, firstSeen: Self.now, status: .new, resolvedAt: nil)
             }
             var stores = [fixture.store]
-            for _ in 0..<3 { stores.append(try await fixture.reopen()) }
+            for _ in 0..<3 { stores.append(try await fixture.reopen().store) }
             let claims = try await withThrowingTaskGroup(of: [String].self) { tasks in
                 for (index, store) in stores.enumerated() {
                     tasks.addTask {

@@ -15,9 +15,9 @@ struct DayCountWindowStoreTests {
             (3, "2026-11-19T23:30:00Z", "b"), (2, "2026-11-17T12:30:00Z", "d"), (9, "2026-11-20T01:30:00Z", "d"),
         ].map { count, time, path in try StoreFixture.batch(count, at: time, path: [path]) }
         if together {
-            #expect(try await fixture.store.ingest(batches).allSatisfy { $0 == .stored })
+            #expect(try await fixture.sink.commit(batches).allSatisfy { $0 == .stored })
         } else {
-            for batch in batches { #expect(try await fixture.store.ingest(batch) == .stored) }
+            for batch in batches { #expect(try await fixture.sink.commit(batch) == .stored) }
         }
     }
 
@@ -85,7 +85,7 @@ struct DayCountWindowStoreTests {
                 try await fixture.database.execute("DELETE FROM schema_migrations WHERE version = 13")
             }
 
-            let upgraded = try await fixture.reopen()
+            let upgraded = try await fixture.reopen().store
             let day = FieldsQuery(since: date("2026-11-19T00:00:00Z"), until: date("2026-11-20T00:00:00Z"))
             #expect(try await upgraded.fields(day).fields.map { "\($0.path) \($0.count)" } == ["$.b 7"])
             let totals = try await upgraded.digestTotals(

@@ -209,7 +209,7 @@ import Testing
     func concurrentClaims(backend: StoreBackend, contenders: Int) async throws {
         try await backend.withFreshDatabase { fixture in
             var stores: [any CollectorStore] = []
-            for _ in 0..<contenders { stores.append(try await fixture.reopen()) }
+            for _ in 0..<contenders { stores.append(try await fixture.reopen().store) }
             let key = self.key
             let now = self.now
             let outcomes = try await withThrowingTaskGroup(of: DigestClaim.self) { group in

@@ -1,6 +1,7 @@
 import DecodeWatchCore
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 import Testing
 
@@ -84,6 +85,11 @@ struct FoldBacklogTests {
         bounds: BatchFolder.Bounds, fold: @escaping @Sendable ([BatchAggregate]) async throws -> Void
     ) -> (ScriptedLog, BatchFolder) {
         let log = ScriptedLog(fold: fold)
-        return (log, BatchFolder(log: log, logger: Logger(label: "test"), pipeline: IngestPipeline(), bounds: bounds))
+        return (
+            log,
+            BatchFolder(
+                log: log, logger: Logger(label: "test"), pipeline: IngestPipeline(),
+                metrics: NOOPMetricsHandler.instance, bounds: bounds)
+        )
     }
 }

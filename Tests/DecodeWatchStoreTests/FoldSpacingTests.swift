@@ -1,6 +1,7 @@
 import DecodeWatchCore
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 import Testing
 
@@ -46,7 +47,8 @@ struct FoldSpacingTests {
         let folded = Mutex(0)
         let log = ScriptedLog { batches in folded.withLock { $0 += batches.count } }
         let applier = BatchFolder(
-            log: log, logger: Logger(label: "test"), pipeline: IngestPipeline(), spacing: Self.spacing)
+            log: log, logger: Logger(label: "test"), pipeline: IngestPipeline(),
+            metrics: NOOPMetricsHandler.instance, spacing: Self.spacing)
         try await body(applier, { folded.withLock { $0 } })
     }
 }

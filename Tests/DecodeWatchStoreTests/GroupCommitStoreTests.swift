@@ -8,7 +8,7 @@ struct GroupCommitStoreTests {
     static let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
 
     /// Batches that overlap in groups, minutes, hours, versions, installs, expected types and decodes.
-    static func batches() throws -> [BatchAggregate] {
+    static func batches() throws -> [ReceivedBatch] {
         try [
             StoreFixture.batch(
                 3, at: "2026-11-21T09:00:10Z", paths: [["results", 0, "title"], ["results", 1, "id"]],
@@ -36,13 +36,13 @@ struct GroupCommitStoreTests {
         let batches = try Self.batches()
         let together = try await backend.withFreshDatabase { fixture in
             // Batch "b" is delivered twice inside the commit, as two replicas' clients might retry at once.
-            let outcomes = try await fixture.store.ingest(batches + [batches[1]])
+            let outcomes = try await fixture.sink.commit(batches + [batches[1]])
             #expect(outcomes == [.stored, .stored, .stored, .stored, .stored, .duplicate])
-            #expect(try await fixture.store.ingest([batches[0], batches[4]]) == [.duplicate, .duplicate])
+            #expect(try await fixture.sink.commit([batches[0], batches[4]]) == [.duplicate, .duplicate])
             return try await fixture.store.fields(Self.window)
         }
         let oneByOne = try await backend.withFreshDatabase { fixture in
-            for batch in batches { #expect(try await fixture.store.ingest(batch) == .stored) }
+            for batch in batches { #expect(try await fixture.sink.commit(batch) == .stored) }
             return try await fixture.store.fields(Self.window)
         }
         #expect(together.fields.count == 4)
@@ -63,7 +63,7 @@ struct GroupCommitStoreTests {
             try await fixture.send(at: "2026-11-21T08:00:00Z", version: "5.1.0")
             let group = try await fixture.group(path: "$.results[*].title")
             try await fixture.store.resolve(group: group, at: date("2026-11-21T08:30:00Z"))
-            let outcomes = try await fixture.store.ingest([
+            let outcomes = try await fixture.sink.commit([
                 try StoreFixture.batch(at: "2026-11-21T08:10:00Z", version: "5.1.0"),  // before the resolution
                 try StoreFixture.batch(at: "2026-11-21T09:10:00Z", version: "6.0.0"),
                 try StoreFixture.batch(at: "2026-11-21T09:00:00Z", version: "5.2.0"),
@@ -94,7 +94,7 @@ struct GroupCommitStoreTests {
                     try StoreFixture.batch(
                         2, version: "v\(sent + index)", install: "install-\(sent + index)", batchID: "b\(sent + index)")
                 }
-                #expect(try await fixture.store.ingest(batches) == Array(repeating: .stored, count: size))
+                #expect(try await fixture.sink.commit(batches) == Array(repeating: .stored, count: size))
                 sent += size
             }
             let field = try #require(try await fixture.store.fields(Self.window).fields.first)
@@ -111,9 +111,9 @@ struct GroupCommitStoreTests {
     func sampleTextRoundTrips(backend: StoreBackend) async throws {
         for snippet in ["", #"{"a":"x\u0000y"}"#, #"{"name":"Zoë 😀"}"#] {
             let batch = try StoreFixture.batch(snippet: snippet)
-            let stored = try #require(batch.groups.first?.sample.snippet)
+            let stored = try #require(batch.aggregate.groups.first?.sample.snippet)
             try await backend.withFreshDatabase { fixture in
-                #expect(try await fixture.store.ingest(batch) == .stored)
+                #expect(try await fixture.sink.commit(batch) == .stored)
                 let field = try #require(try await fixture.store.fields(Self.window).fields.first)
                 #expect(field.sample.snippet == stored)
             }
@@ -130,7 +130,7 @@ struct GroupCommitStoreTests {
                 batchID: "s\(index)")
         }
         try await backend.withFreshDatabase { fixture in
-            #expect(try await fixture.store.ingest(batches) == [.stored, .stored, .stored])
+            #expect(try await fixture.sink.commit(batches) == [.stored, .stored, .stored])
             let snippet = try #require(try await fixture.store.fields(Self.window).fields.first?.sample.snippet)
             #expect(snippet.contains(#""n":1"#))
             #expect(!snippet.contains("hunter"))

@@ -134,7 +134,7 @@ extension StoreFixture {
     ///   - minute: when each install's report occurred, in minutes after ``InstallSketchStoreTests/base``.
     func sendInstalls(
         _ ids: Range<Int>, path: [Any] = ["results", 0, "title"], perCommit: Int = 250,
-        to store: (any CollectorStore)? = nil, minute: (Int) -> Int
+        to target: OpenedStore? = nil, minute: (Int) -> Int
     ) async throws {
         for start in stride(from: ids.lowerBound, to: ids.upperBound, by: perCommit) {
             let batches = try (start..<min(start + perCommit, ids.upperBound)).map { id in
@@ -142,7 +142,7 @@ extension StoreFixture {
                     at: RFC3339.string(from: InstallSketchStoreTests.at(minute(id))), path: path,
                     install: "install-\(id)")
             }
-            #expect(try await (store ?? self.store).ingest(batches).allSatisfy { $0 == .stored })
+            #expect(try await (target ?? opened).sink.commit(batches).allSatisfy { $0 == .stored })
             #expect(try await database.cellsKeeping(moreThan: 1000 + perCommit) == 0)
         }
     }

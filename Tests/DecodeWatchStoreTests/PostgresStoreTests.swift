@@ -70,7 +70,7 @@ struct PostgresStoreTests {
                 END $$
                 """)
             var replicas: [any CollectorStore] = []
-            for _ in 0..<4 { replicas.append(try await fixture.reopen()) }
+            for _ in 0..<4 { replicas.append(try await fixture.reopen().store) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for replica in replicas { group.addTask { try await replica.checkReadiness() } }
                 try await group.waitForAll()

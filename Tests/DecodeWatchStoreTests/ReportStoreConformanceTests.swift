@@ -12,7 +12,7 @@ struct ReportStoreConformanceTests {
     @Test("concurrent writers on separate connections stay exact", arguments: StoreBackend.allCases, StoreMode.allCases)
     func concurrentWritersStayExact(backend: StoreBackend, mode: StoreMode) async throws {
         try await backend.withFreshDatabase(mode: mode) { fixture in
-            var replicas = [fixture.store]
+            var replicas = [fixture.opened]
             for _ in 1..<4 { replicas.append(try await fixture.reopen()) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<8 {
@@ -35,7 +35,9 @@ struct ReportStoreConformanceTests {
         }
     }
 
-    @Test("a batch id is stored once per app, even when sent twice at once", arguments: StoreBackend.allCases, StoreMode.allCases)
+    @Test(
+        "a batch id is stored once per app, even when sent twice at once", arguments: StoreBackend.allCases,
+        StoreMode.allCases)
     func idempotentBatches(backend: StoreBackend, mode: StoreMode) async throws {
         try await backend.withFreshDatabase(mode: mode) { fixture in
             #expect(try await fixture.send(5, batchID: "same") == .stored)
@@ -43,8 +45,8 @@ struct ReportStoreConformanceTests {
             #expect(try await fixture.send(5, app: "com.example.other", batchID: "same") == .stored)
             let replica = try await fixture.reopen()
             let outcomes = try await withThrowingTaskGroup(of: IngestOutcome.self) { group in
-                for store in [fixture.store, replica] {
-                    group.addTask { try await fixture.send(7, batchID: "raced", to: store) }
+                for target in [fixture.opened, replica] {
+                    group.addTask { try await fixture.send(7, batchID: "raced", to: target) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -54,7 +56,9 @@ struct ReportStoreConformanceTests {
         }
     }
 
-    @Test("the sample is the latest report's, and first/last seen span all batches", arguments: StoreBackend.allCases, StoreMode.allCases)
+    @Test(
+        "the sample is the latest report's, and first/last seen span all batches", arguments: StoreBackend.allCases,
+        StoreMode.allCases)
     func samplesAndSeen(backend: StoreBackend, mode: StoreMode) async throws {
         try await backend.withFreshDatabase(mode: mode) { fixture in
             try await fixture.send(at: "2026-11-21T09:30:00Z", snippet: #"{"late":1}"#)

@@ -122,7 +122,7 @@ struct RetentionStoreTests {
         try await backend.withFreshDatabase { fixture in
             for (time, ids) in [("2026-08-01T00:15:00Z", 0..<1500), ("2026-11-21T09:00:00Z", 1500..<3000)] {
                 let batches = try ids.map { try StoreFixture.batch(at: time, install: "install-\($0)") }
-                _ = try await fixture.store.ingest(batches)
+                _ = try await fixture.sink.commit(batches)
             }
             for table in ["group_hour_install_sketches", "group_minute_install_sketches"] {
                 #expect(try await fixture.database.count(table) == 2, "\(table)")
@@ -143,7 +143,7 @@ struct RetentionStoreTests {
         try await backend.withFreshDatabase { fixture in
             // One old cell per resolution with 900 installs (kept as rows, under the fold's limit), and a recent one.
             let old = try (0..<900).map { try StoreFixture.batch(at: "2026-08-01T00:15:00Z", install: "old-\($0)") }
-            _ = try await fixture.store.ingest(old)
+            _ = try await fixture.sink.commit(old)
             try await fixture.send(2, at: "2026-11-21T09:00:00Z", install: "recent", batchID: "recent")
             let expired = [
                 ("group_hour_installs", "group_hours", "hour < \(Hour.index(of: Self.horizon))"),
@@ -172,7 +172,7 @@ struct RetentionStoreTests {
             for index in 0..<40 {
                 try await fixture.send(1, at: "2026-08-01T00:\(10 + index):00Z", path: ["old", "\(index)"])
             }
-            let sweeper = try await fixture.reopen()
+            let sweeper = try await fixture.reopen().store
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     try await Self.sweep(sweeper, limit: 3)

@@ -18,22 +18,24 @@ struct RollupDifferentialTests {
         let bodies = try (0..<48).map { _ in try generator.next() }
         let receivedAt = start.addingTimeInterval(5 * 3600)
         var reference = ReportRows()
-        var batches: [BatchAggregate] = []
+        var batches: [ReceivedBatch] = []
         for body in bodies {
             let validated = try BatchValidator().validate(body, receivedAt: receivedAt)
             reference.add(validated)
-            var batch = BatchAggregate(validated, redactor: Redactor())
-            batch.source = BatchSource(body: body, encoding: .identity)
-            batches.append(batch)
+            batches.append(
+                ReceivedBatch(
+                    BatchAggregate(validated, redactor: Redactor()),
+                    source: BatchSource(body: body, encoding: .identity)
+                ))
         }
         let sent = batches
         try await backend.withFreshDatabase(mode: mode) { fixture in
-            let stores = [fixture.store, try await fixture.reopen()]
+            let stores = [fixture.opened, try await fixture.reopen()]
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for client in 0..<4 {
                     group.addTask {
                         for index in stride(from: client, to: sent.count, by: 4) {
-                            let outcome = try await stores[client % 2].ingest(sent[index])
+                            let outcome = try await stores[client % 2].sink.commit(sent[index])
                             #expect(outcome == .stored)
                         }
                     }
@@ -48,7 +50,7 @@ struct RollupDifferentialTests {
                 for environment in [nil, "production", "staging"] {
                     let query = FieldsQuery(
                         environment: environment, since: since, until: until, limit: FieldsQuery.maxLimit)
-                    let stored = try await stores[1].fields(query).fields
+                    let stored = try await stores[1].store.fields(query).fields
                     let expected = reference.groups(environment: environment, since: since, until: until)
                     let window = "\(environment ?? "every environment"), \(since) to \(until)"
                     #expect(Set(stored.map(\.group)) == Set(expected.keys), "\(window)")

@@ -3,6 +3,7 @@ import DecodeWatchStore
 import DecodeWatchStoreSQLite
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Testing
@@ -15,7 +16,7 @@ struct SQLiteCheckpointerTests {
     /// automatic checkpoint.
     static let commits = 60
 
-    static func batches() throws -> [BatchAggregate] {
+    static func batches() throws -> [ReceivedBatch] {
         try (0..<commits).map { commit in
             try StoreFixture.batch(
                 paths: (0..<100).map { ["items", 0, "field\(commit)x\($0)"] }, install: "install-\(commit)")
@@ -43,7 +44,7 @@ struct SQLiteCheckpointerTests {
             try await Self.runCheckpointer(store: store, path: path, every: .seconds(3600)) {}
             var largest = 0
             for batch in try Self.batches() {
-                #expect(try await store.ingest(batch) == .stored)
+                #expect(try await store.ingest(batch.aggregate) == .stored)
                 largest = max(largest, Self.logSize(path))
             }
             #expect(largest < 2 * Self.automaticCheckpointBytes)
@@ -65,12 +66,12 @@ struct SQLiteCheckpointerTests {
     /// - Returns: the largest size of the log's write-ahead log seen after an acknowledgment, in bytes.
     static func acknowledgeWhileCheckpointing(every interval: Duration) async throws -> Int {
         try await withStore { store, path in
-            try store.acknowledgeBeforeWriting(pipeline: IngestPipeline())
+            let sink = try store.loggedSink(pipeline: IngestPipeline(), metrics: NOOPMetricsHandler.instance)
             let padding = String(repeating: "x", count: 40_000)
             var largest = 0
             try await runCheckpointer(store: store, path: path, every: interval) { () async throws in
                 for _ in 0..<400 {
-                    #expect(try await store.ingest(try AcknowledgedBatch.make(snippet: padding)) == .stored)
+                    #expect(try await sink.commit(try AcknowledgedBatch.make(snippet: padding)) == .stored)
                     largest = max(largest, logSize(path + "-pending"))
                 }
             }
@@ -95,14 +96,14 @@ struct SQLiteCheckpointerTests {
             var largest = 0
             var stored = 0
             try await runCheckpointer(store: store, path: path, every: interval) { () async throws in
-                for batch in batches where try await store.ingest(batch) == .stored {
+                for batch in batches where try await store.ingest(batch.aggregate) == .stored {
                     stored += 1
                     largest = max(largest, logSize(path))
                 }
             }
             #expect(stored == batches.count)
             var kept = 0
-            for batch in batches where try await store.ingest(batch) == .duplicate { kept += 1 }
+            for batch in batches where try await store.ingest(batch.aggregate) == .duplicate { kept += 1 }
             return Growth(largestLog: largest, keptBatches: kept)
         }
     }

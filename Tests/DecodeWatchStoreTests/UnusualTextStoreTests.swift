@@ -38,8 +38,10 @@ struct UnusualTextStoreTests {
                     batch: "batch-\(sample)", app: app, version: "5.\(sample)", endpoint: "GET /v2/\(sample)/posts",
                     path: ["results", sample, 0], type: "Post\(sample)", expected: "String\(sample)",
                     message: "No value \(sample).", snippet: #"{"title":"\#(sample)"}"#)
-                #expect(try await Self.ingest(body, into: store, logged: mode == .sqliteLogged) == .stored)
-                let fields = try await store.fields(Self.window).fields.filter { $0.app.utf8.elementsEqual(app.utf8) }
+                #expect(try await Self.ingest(body, into: store) == .stored)
+                let fields = try await store.store.fields(Self.window).fields.filter {
+                    $0.app.utf8.elementsEqual(app.utf8)
+                }
                 let field = try #require(fields.first, "\(sample.unicodeScalars.map(\.value))")
                 #expect(fields.count == 1)
                 #expect(field.count == 2)
@@ -67,9 +69,9 @@ struct UnusualTextStoreTests {
                     batch: "batch-\(spelling)", app: "com.example.shop", version: spelling,
                     endpoint: "GET /v2/posts", path: [spelling], type: nil, expected: nil, message: nil, snippet: nil,
                     count: count)
-                #expect(try await Self.ingest(body, into: store, logged: mode == .sqliteLogged) == .stored)
+                #expect(try await Self.ingest(body, into: store) == .stored)
             }
-            let fields = try await store.fields(Self.window).fields
+            let fields = try await store.store.fields(Self.window).fields
             #expect(fields.count == 2)
             let counts = Dictionary(uniqueKeysWithValues: fields.map { (Array($0.path.utf8), $0.count) })
             #expect(counts[Array("$['\(composed)']".utf8)] == 6, "\(fields.map(\.path))")
@@ -78,8 +80,8 @@ struct UnusualTextStoreTests {
             let again = Self.body(
                 batch: "batch-\(decomposed)", app: "com.example.shop", version: decomposed, endpoint: "GET /v2/posts",
                 path: [decomposed], type: nil, expected: nil, message: nil, snippet: nil, count: 5)
-            #expect(try await Self.ingest(again, into: store, logged: mode == .sqliteLogged) == .duplicate)
-            #expect(try await store.fields(Self.window).fields.map(\.count).reduce(0, +) == 16)
+            #expect(try await Self.ingest(again, into: store) == .duplicate)
+            #expect(try await store.store.fields(Self.window).fields.map(\.count).reduce(0, +) == 16)
         }
     }
 
@@ -105,26 +107,24 @@ struct UnusualTextStoreTests {
         ])
     }
 
-    /// Validates and folds a body as the collector does, then stores it; logged, with its body as received.
-    static func ingest(_ body: Data, into store: any CollectorStore, logged: Bool) async throws -> IngestOutcome {
+    /// Validates and aggregates a body as the collector does, then commits it with its body as received.
+    static func ingest(_ body: Data, into store: OpenedStore) async throws -> IngestOutcome {
         let validated = try BatchValidator().validate(body, receivedAt: date("2026-11-21T09:00:30Z"))
         #expect(validated.rejected.isEmpty, "\(validated.rejected)")
         #expect(validated.warnings.isEmpty, "\(validated.warnings)")
-        var batch = BatchAggregate(validated, redactor: Redactor())
-        if logged { batch.source = BatchSource(body: body, encoding: .identity) }
-        return try await store.ingest(batch)
+        let batch = ReceivedBatch(
+            BatchAggregate(validated, redactor: Redactor()), source: BatchSource(body: body, encoding: .identity))
+        return try await store.sink.commit(batch)
     }
 
     /// Runs `body` on a fresh store written to as `mode` says.
-    static func withStore(_ mode: Mode, _ body: (any CollectorStore) async throws -> Void) async throws {
+    static func withStore(_ mode: Mode, _ body: (OpenedStore) async throws -> Void) async throws {
         switch mode {
-        case .sqlite: try await StoreBackend.sqlite.withFreshDatabase { try await body($0.store) }
-        case .postgres: try await StoreBackend.postgres.withFreshDatabase { try await body($0.store) }
+        case .sqlite: try await StoreBackend.sqlite.withFreshDatabase { try await body($0.opened) }
+        case .postgres: try await StoreBackend.postgres.withFreshDatabase { try await body($0.opened) }
         case .sqliteLogged:
             try await AcknowledgedBatch.withFolder { path in
-                let store = try SQLiteReportStore(path: path)
-                try store.acknowledgeBeforeWriting(pipeline: IngestPipeline())
-                try await body(store)
+                try await body(try OpenedStore(try SQLiteReportStore(path: path), mode: .logged))
             }
         }
     }

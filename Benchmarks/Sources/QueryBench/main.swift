@@ -181,7 +181,7 @@ func time(_ name: String, _ body: () async throws -> String) async throws {
 }
 
 /// Times the summary over three windows and the digest of the last 24 hours.
-func measure(_ store: some GroupActionStore & DigestStore, name: String) async throws {
+func measure(_ store: some FieldReads & GroupActionStore, name: String) async throws {
     print("\(name), \(runs) runs each after a warm-up:")
     for (label, since) in [("fields 24h (default, limit 50)", nil), ("fields since=15m", "15m"), ("fields 7d", "7d")] {
         try await time(label) {

@@ -45,7 +45,7 @@ runFuzzer { bytes in
     let body = Data(bytes)
     let source = BatchSource(body: body, encoding: .identity)
     guard let batch = try? pipeline.validate(source, receivedAt: receivedAt) else { return }
-    let aggregate = pipeline.aggregate(batch, source: source)
+    let aggregate = pipeline.aggregate(batch)
     let groups = Array(Set(batch.groupKeys.map(\.id)))
     let added = batch.accepted.map(\.report.count).reduce(0, +)
     let before = groups.isEmpty ? 0 : total(groups)

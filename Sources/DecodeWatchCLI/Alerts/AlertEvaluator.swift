@@ -12,7 +12,7 @@ import Logging
 /// claims, so the next evaluation tries again.
 struct AlertEvaluator: Sendable {
     /// The store.
-    let store: any AlertStore
+    let store: any AlertStore & FieldReads
     /// How long a group stays quiet for a rule after alerting, unless it is resolved and comes back.
     var cooldown: TimeInterval = defaultCooldown
     /// The cooldown unless told otherwise (`serve --alert-cooldown`).

@@ -1,10 +1,10 @@
 @_spi(WireInternals) import DecodeWatchWire
 import Foundation
 
-/// A validated batch folded into per-group, per-minute deltas: what storage writes, with the other
+/// A validated batch aggregated into per-group, per-minute deltas: what storage writes, with the other
 /// batches of its commit (per minute for recent windows, and summed into hours for every window).
 ///
-/// Folding first keeps the write path to a few upserts per group instead of a row per report, and
+/// Aggregating first keeps the write path to a few upserts per group instead of a row per report, and
 /// every delta is an addition, so concurrent writers (several collector replicas) stay exact.
 public struct BatchAggregate: Sendable {
     /// The client's batch id.
@@ -29,14 +29,11 @@ public struct BatchAggregate: Sendable {
     public var decodes: [EndpointCount]
     /// The minute index the decode counts belong to.
     public var decodesMinute: Int64
-    /// The body the batch was decoded from, when the collector kept it for a store that folds batches after
-    /// acknowledging them; `nil` otherwise.
-    public var source: BatchSource?
 
     /// The version key used when a batch has no `app.version`, and the OS key when it has no `app.os`.
     public static let unknownVersion = "unknown"
 
-    /// Folds a validated batch and redacts each group's sample with a redactor of its own, remembering nothing
+    /// Aggregates a validated batch and redacts each group's sample with a redactor of its own, remembering nothing
     /// between batches.
     /// - Parameters:
     ///   - batch: the validated batch.
@@ -45,7 +42,7 @@ public struct BatchAggregate: Sendable {
         self.init(batch, redactions: SampleRedactions(redactor: redactor))
     }
 
-    /// Folds a validated batch and redacts each group's sample (``IngestPipeline/aggregate(_:source:)``).
+    /// Aggregates a validated batch and redacts each group's sample (``IngestPipeline/aggregate(_:)``).
     /// - Parameters:
     ///   - batch: the validated batch.
     ///   - redactions: what each group's sample is redacted through, so that storage receives no sample unredacted;

@@ -2,8 +2,8 @@ import Foundation
 
 /// A batch's body as the collector received it, before inflating.
 ///
-/// A store that acknowledges a batch before folding it into its rollups keeps this, so that after a crash the
-/// batch can be decoded again and folded then.
+/// A sink that acknowledges a batch before writing its rollups keeps this in its log, so that after a crash the
+/// batch can be decoded again and its rollups written then.
 public struct BatchSource: Sendable {
     /// How the body is compressed (its `Content-Encoding`).
     public enum Encoding: String, Sendable {

@@ -6,7 +6,7 @@ import Foundation
 /// redacted (docs/ARCHITECTURE.md#ingest).
 ///
 /// A request runs it on the body it read, and a store that logs batches runs it on the bodies a stopped collector left
-/// in its log (``rebuild(_:receivedAt:)``), so a batch counts the same whichever path folds it. Stores receive only
+/// in its log (``rebuild(_:receivedAt:)``), so a batch counts the same whichever path writes its rollups. Stores receive only
 /// its result, whose samples are already redacted.
 public struct IngestPipeline: Sendable {
     /// Decodes and validates, with the collector's limits and route templates.
@@ -65,12 +65,9 @@ public struct IngestPipeline: Sendable {
         return try validator.validate(body, receivedAt: receivedAt)
     }
 
-    /// Folds a validated batch into what storage writes, each group's sample redacted.
-    /// - Parameter source: the body as received, kept for a store that logs it (``BatchAggregate/source``).
-    public func aggregate(_ batch: consuming ValidatedBatch, source: BatchSource?) -> BatchAggregate {
-        var aggregate = BatchAggregate(batch, redactions: redactions)
-        aggregate.source = source
-        return aggregate
+    /// Aggregates a validated batch into what storage writes, each group's sample redacted.
+    public func aggregate(_ batch: consuming ValidatedBatch) -> BatchAggregate {
+        BatchAggregate(batch, redactions: redactions)
     }
 
     /// Every step again on a body a collector acknowledged and did not fold, under no size limit: a batch
@@ -78,6 +75,6 @@ public struct IngestPipeline: Sendable {
     /// - Throws: what ``validate(_:receivedAt:inflated:)`` throws.
     public func rebuild(_ source: BatchSource, receivedAt: Date) throws -> BatchAggregate {
         let pipeline = IngestPipeline(validator: recovering, redactions: redactions, recovering: recovering)
-        return pipeline.aggregate(try pipeline.validate(source, receivedAt: receivedAt), source: source)
+        return pipeline.aggregate(try pipeline.validate(source, receivedAt: receivedAt))
     }
 }

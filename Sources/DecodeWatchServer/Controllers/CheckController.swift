@@ -8,7 +8,7 @@ import Hummingbird
 /// Every verdict, `insufficient` included, is an answer: 200 with the verdict's document. Only a missing or bad
 /// parameter is refused (400 `invalid_query`).
 struct CheckController<Context: RequestContext>: Sendable {
-    let store: any CollectorStore
+    let store: any FieldReads
 
     func addRoutes(to router: some RouterMethods<Context>) {
         router.get("/v1/check", use: check)

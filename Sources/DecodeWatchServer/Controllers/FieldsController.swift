@@ -10,7 +10,7 @@ import Hummingbird
 /// It takes the same filters as the summary, plus `verdict`; the contracts are read once per request and every group
 /// is judged in memory.
 struct FieldsController<Context: AccessRequestContext>: Sendable {
-    let store: any CollectorStore
+    let store: any FieldReads & GroupActionStore & ContractStore
     let normalizer: EndpointNormalizer
 
     func addRoutes(to router: some RouterMethods<Context>) {

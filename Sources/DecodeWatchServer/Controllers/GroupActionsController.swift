@@ -6,7 +6,7 @@ import Hummingbird
 /// The decisions about a group beyond resolve: `GET /v1/groups/{group}`, and
 /// `POST /v1/groups/{group}/resolve-in-next-version`, `…/mute?for=24h` (or `?count=100`), `…/unmute`.
 struct GroupActionsController<Context: AccessRequestContext>: Sendable {
-    let store: any GroupActionStore
+    let store: any FieldReads & GroupActionStore
 
     func addRoutes(to router: some RouterMethods<Context>) {
         router.get("/v1/groups/:group", use: show)

@@ -4,7 +4,8 @@ import Prometheus
 
 /// `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/api.md#health-and-metrics).
 struct OperationsController<Context: RequestContext>: Sendable {
-    let store: any ReportStore
+    /// Where ingest commits: `/readyz` proves it can commit now.
+    let sink: any BatchSink
     let registry: PrometheusCollectorRegistry
 
     /// `/healthz` and `/readyz`: always open, for load balancers and orchestrators.
@@ -24,11 +25,12 @@ struct OperationsController<Context: RequestContext>: Sendable {
 
     @Sendable func ready(request: Request, context: Context) async throws -> Response {
         do {
-            try await answer(within: Self.readinessLimit) { [store] in try await store.checkReadiness() }
+            try await answer(within: Self.readinessLimit) { [sink] in try await sink.checkReadiness() }
         } catch {
             context.logger.warning("Not ready", metadata: ["error": "\(error)"])
             throw APIError(
-                .serviceUnavailable, "storage_unavailable", "Storage cannot commit a write now: \(error)", retryAfter: 5)
+                .serviceUnavailable, "storage_unavailable", "Storage cannot commit a write now: \(error)", retryAfter: 5
+            )
         }
         return try Response.json(["status": "ready"])
     }

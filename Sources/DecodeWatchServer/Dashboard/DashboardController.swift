@@ -9,7 +9,7 @@ import NIOCore
 /// Pages are rendered on the server from Mustache templates and work without JavaScript; every
 /// action is a plain form post answered with a redirect (post/redirect/get).
 struct DashboardController<Context: RequestContext>: Sendable {
-    let store: any CollectorStore
+    let store: any FieldReads & GroupActionStore & ContractStore
     let access: DashboardAccess
     let templates: DashboardTemplates
     let list: FieldListPage
@@ -18,12 +18,12 @@ struct DashboardController<Context: RequestContext>: Sendable {
     let issues: GroupIssueOpener?
 
     init(
-        store: any CollectorStore, verifier: CredentialVerifier, normalizer: EndpointNormalizer,
-        issues: GroupIssueOpener? = nil
+        store: any FieldReads & GroupActionStore & ContractStore, sessions: any SessionStore,
+        verifier: CredentialVerifier, normalizer: EndpointNormalizer, issues: GroupIssueOpener? = nil
     ) {
         self.store = store
         self.issues = issues
-        access = DashboardAccess(verifier: verifier, sessions: store)
+        access = DashboardAccess(verifier: verifier, sessions: sessions)
         templates = DashboardTemplates.shared
         list = FieldListPage(store: store, normalizer: normalizer)
         groupPage = GroupPage(store: store)

@@ -70,7 +70,7 @@ struct FieldListPage: Sendable {
         }
     }
 
-    let store: any CollectorStore
+    let store: any FieldReads & GroupActionStore & ContractStore
     let normalizer: EndpointNormalizer
 
     /// Builds the page's view; a bad filter becomes a message on the page.

@@ -10,7 +10,7 @@ import Foundation
 /// issue and its app's contracts;
 /// one more, its summary since first seen, when the window holds none of its failures.
 struct GroupPage: Sendable {
-    let store: any CollectorStore
+    let store: any FieldReads & GroupActionStore & ContractStore
 
     /// The page's view, or `nil` when no group has that id.
     /// - Parameter environment: the list's environment filter the page was reached with, kept in its links back.

@@ -15,7 +15,9 @@ import ServiceLifecycle
 /// the same window.
 actor FieldMetrics: Service {
     /// Where the fields are read.
-    let store: any ReportStore
+    let store: any FieldReads
+    /// Waited for before each read, as a request waits: the gauges never leave out an acknowledged batch.
+    let sink: any BatchSink
     /// The most fields exposed at once.
     let limit: Int
     /// The window the counts and rates cover, ending at each refresh.
@@ -31,10 +33,11 @@ actor FieldMetrics: Service {
 
     /// Creates the service; nothing is read before it runs.
     init(
-        store: any ReportStore, limit: Int, window: TimeInterval, interval: Duration, factory: any MetricsFactory,
-        logger: Logger
+        store: any FieldReads, sink: any BatchSink, limit: Int, window: TimeInterval, interval: Duration,
+        factory: any MetricsFactory, logger: Logger
     ) {
         self.store = store
+        self.sink = sink
         self.limit = limit
         self.window = window
         self.interval = interval
@@ -57,6 +60,7 @@ actor FieldMetrics: Service {
         let query = FieldsQuery(since: now.addingTimeInterval(-window), until: now, limit: limit)
         let fields: [FieldSummary]
         do {
+            try await sink.settle()
             fields = try await store.fields(query).fields
         } catch {
             // A refresh cut short by shutdown is no failure of the store.

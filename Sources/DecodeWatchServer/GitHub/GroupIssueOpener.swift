@@ -9,7 +9,7 @@ import Foundation
 /// its address is stored on the group, so a second request answers it and opens nothing.
 public struct GroupIssueOpener: Sendable {
     /// Where the group and its issue are stored.
-    public let store: any CollectorStore
+    public let store: any FieldReads & GroupActionStore & ContractStore
     /// The repository issues are opened in.
     public let github: GitHubIssues
     /// Labels put on every issue.
@@ -26,7 +26,10 @@ public struct GroupIssueOpener: Sendable {
     }
 
     /// Creates an opener.
-    public init(store: any CollectorStore, github: GitHubIssues, labels: [String] = [], dashboard: URL? = nil) {
+    public init(
+        store: any FieldReads & GroupActionStore & ContractStore, github: GitHubIssues, labels: [String] = [],
+        dashboard: URL? = nil
+    ) {
         self.store = store
         self.github = github
         self.labels = labels

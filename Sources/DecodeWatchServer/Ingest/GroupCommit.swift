@@ -2,7 +2,7 @@ import DecodeWatchCore
 import DecodeWatchStore
 import Metrics
 
-/// Commits the batches that arrive together in one transaction (a group commit).
+/// Commits the batches that arrive together in one transaction (a group commit) to the collector's ``BatchSink``.
 ///
 /// There is no timer: when no commit is running, a batch is committed at once, alone; while one runs,
 /// the batches that arrive wait for it to end and then go in the next commit together, up to
@@ -19,15 +19,19 @@ actor GroupCommit {
     /// How long one commit may take before its callers are answered unavailable.
     static let defaultTimeout: Duration = .seconds(15)
 
-    private let store: any ReportStore
+    private let sink: any BatchSink
     private let batchesPerCommit: Recorder
     private let commitDuration: Timer
-    private var waiting: [(batch: BatchAggregate, caller: CheckedContinuation<IngestOutcome, any Error>)] = []
+    private var waiting: [(batch: ReceivedBatch, caller: CheckedContinuation<IngestOutcome, any Error>)] = []
     private var committing = false
     private let timeout: Duration
 
-    init(store: any ReportStore, metrics: any MetricsFactory, timeout: Duration = defaultTimeout) {
-        self.store = store
+    /// - Parameters:
+    ///   - sink: where each commit goes, and so when a batch is acknowledged.
+    ///   - metrics: where commit sizes and durations are recorded.
+    ///   - timeout: how long one commit may take (``defaultTimeout``).
+    init(sink: any BatchSink, metrics: any MetricsFactory, timeout: Duration = defaultTimeout) {
+        self.sink = sink
         self.timeout = timeout
         batchesPerCommit = Recorder(label: MetricLabel.batchesPerCommit, factory: metrics)
         commitDuration = Timer(label: MetricLabel.commitDuration, factory: metrics)
@@ -36,7 +40,7 @@ actor GroupCommit {
     /// Stores a batch in the next commit.
     /// - Returns: whether it was stored or had been stored before.
     /// - Throws: what the store threw for the commit that held it; nothing of that commit was stored.
-    func commit(_ batch: BatchAggregate) async throws -> IngestOutcome {
+    func commit(_ batch: ReceivedBatch) async throws -> IngestOutcome {
         try await withCheckedThrowingContinuation { caller in
             waiting.append((batch, caller))
             guard !committing else { return }
@@ -54,7 +58,7 @@ actor GroupCommit {
             let started = ContinuousClock.now
             do {
                 defer { commitDuration.record(duration: ContinuousClock.now - started) }
-                let store = store
+                let sink = sink
                 let batches = group.map(\.batch)
                 let timeout = timeout
                 let outcomes = try await withDeadline(
@@ -65,7 +69,7 @@ actor GroupCommit {
                             "Storage did not finish the commit within \(timeout.components.seconds) s; "
                                 + "retry (a batch stored after all is answered as a duplicate).")
                     }
-                ) { try await store.ingest(batches) }
+                ) { try await sink.commit(batches) }
                 for (entry, outcome) in zip(group, outcomes) { entry.caller.resume(returning: outcome) }
             } catch {
                 for entry in group { entry.caller.resume(throwing: error) }

@@ -36,7 +36,7 @@ extension ContractStore {
     }
 }
 
-extension ContractStore where Self: GroupActionStore {
+extension ContractStore where Self: GroupActionStore & FieldReads {
     /// The breaking-fields summary with decisions applied (``GroupActionStore/decidedFields(_:now:)``), each
     /// field's contract verdict filled in and its fix written: what `GET /v1/fields` and `decodewatch fields` answer.
     public func judgedFields(_ query: FieldsQuery, now: Date) async throws -> FieldsSummary {

@@ -58,10 +58,10 @@ package actor BatchFolder {
     private var nap: Task<Void, Never>?
     /// In `/metrics`: batches acknowledged and not yet folded, transactions that folded some, batches they folded,
     /// and failed attempts.
-    private let pending = Gauge(label: "decodewatch_ingest_pending_batches")
-    private let folds = Counter(label: "decodewatch_ingest_folds_total")
-    private let folded = Counter(label: "decodewatch_ingest_folded_batches_total")
-    private let foldFailures = Counter(label: "decodewatch_ingest_fold_failures_total")
+    private let pending: Gauge
+    private let folds: Counter
+    private let folded: Counter
+    private let foldFailures: Counter
     /// Decodes a batch again from its body, as when it was received: after a crash, only the log has it.
     private let pipeline: IngestPipeline
     /// Folding what the log held at start, while it runs or until it succeeds; reads wait for it.
@@ -74,11 +74,16 @@ package actor BatchFolder {
     ///   - log: the log of acknowledged batches, which folds them into its store.
     ///   - pipeline: decodes a batch from the log again (``IngestPipeline/rebuild(_:receivedAt:)``).
     ///   - bounds: how much may wait in memory.
+    ///   - metrics: where its gauge and counters are kept.
     ///   - spacing: how long a fold waits after the previous one (``foldSpacing``).
     package init(
-        log: any BatchLog, logger: Logger, pipeline: IngestPipeline, bounds: Bounds = Bounds(),
-        spacing: Duration = foldSpacing
+        log: any BatchLog, logger: Logger, pipeline: IngestPipeline, metrics: any MetricsFactory,
+        bounds: Bounds = Bounds(), spacing: Duration = foldSpacing
     ) {
+        pending = Gauge(label: "decodewatch_ingest_pending_batches", factory: metrics)
+        folds = Counter(label: "decodewatch_ingest_folds_total", factory: metrics)
+        folded = Counter(label: "decodewatch_ingest_folded_batches_total", factory: metrics)
+        foldFailures = Counter(label: "decodewatch_ingest_fold_failures_total", factory: metrics)
         self.log = log
         self.bounds = bounds
         perFold = log.batchesPerFold
@@ -127,7 +132,7 @@ package actor BatchFolder {
 
     /// Appends batches to the log and queues them for folding.
     /// - Returns: for each batch, whether it is new or was acknowledged or stored before.
-    package func acknowledge(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
+    package func acknowledge(_ batches: [ReceivedBatch]) async throws -> [IngestOutcome] {
         while waiting.count >= maxWaiting || waitingSampleBytes >= bounds.sampleBytes {
             // Full while writes fail: refused now (503), rather than held until the database is back.
             if let failure { throw failure }
@@ -136,7 +141,7 @@ package actor BatchFolder {
         let seqs = try await log.append(batches)
         for (batch, seq) in zip(batches, seqs) {
             guard let seq else { continue }
-            queue(batch, seq: seq)
+            queue(batch.aggregate, seq: seq)
         }
         if waiting.count >= perFold { nap?.cancel() }
         startWriting()
@@ -180,8 +185,6 @@ package actor BatchFolder {
 
     /// Queues a batch the log holds, without its body: the log keeps that.
     private func queue(_ batch: BatchAggregate, seq: Int64) {
-        var batch = batch
-        batch.source = nil
         waiting.append(LoggedBatch(seq: seq, batch: batch))
         waitingSampleBytes += Self.sampleBytes(of: batch)
         queued += 1

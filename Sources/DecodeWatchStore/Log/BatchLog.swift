@@ -12,9 +12,9 @@ package protocol BatchLog: Sendable {
     var batchesPerFold: Int { get }
 
     /// Appends, in one commit, the batches that are neither in the log nor stored.
-    /// - Parameter batches: batches with their ``BatchAggregate/source``, one delivery of each.
+    /// - Parameter batches: batches with their bodies, one delivery of each.
     /// - Returns: for each batch, its place in the log, or `nil` when it was logged or stored before.
-    func append(_ batches: [BatchAggregate]) async throws -> [Int64?]
+    func append(_ batches: [ReceivedBatch]) async throws -> [Int64?]
 
     /// Folds logged batches into the rollups and removes them from the log.
     /// - Returns: `false` when the store is gone, and the batches stay in the log.

@@ -11,7 +11,7 @@ extension SQLStore {
     /// dictionaries), and a key already checked, as nearly all are, is hashed once and goes no further.
     /// - Throws: ``StoreError`` with code `conflict` when a group's id belongs to another key.
     package func checkGroups(of batches: [BatchAggregate]) async throws {
-        let checked = logging.checkedKeys.withLock { $0 }
+        let checked = logState.checkedKeys.withLock { $0 }
         var keys: [String: GroupKey] = [:]
         var unchecked: Set<GroupKey> = []
         for batch in batches.indices {
@@ -41,11 +41,11 @@ extension SQLStore {
                     return key
                 }
             }, access: .lookup)
-        logging.remember(found)
+        logState.remember(found)
     }
 }
 
-extension IngestLogging {
+extension BatchLogState {
     /// Most keys ``checkedKeys`` holds: a few megabytes, far more groups than apps break at once.
     static let checkedKeysLimit = 10_000
 

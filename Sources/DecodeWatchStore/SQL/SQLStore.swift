@@ -30,8 +30,8 @@ package protocol SQLStore: CollectorStore {
     ///   (nothing was written then), or what a step threw.
     func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result
 
-    /// The folder and logs of acknowledging from a log (``acknowledgeBeforeWriting(pipeline:)``).
-    var logging: IngestLogging { get }
+    /// What the store keeps about the log of acknowledged batches (``loggedSink(pipeline:metrics:)``).
+    var logState: BatchLogState { get }
 
     /// Opens (creating if needed) the log this collector appends acknowledged batches to and folds.
     /// - Throws: ``StoreError`` with code `unavailable` when it cannot be opened.

@@ -21,20 +21,15 @@ struct TestCollector {
     let databasePath: String
 
     /// Runs `body` against a running collector, then shuts it down and deletes its database.
-    /// - Parameter withoutLog: whether the log of acknowledged batches cannot be opened (a folder stands in its
-    ///   place), so that the collector acknowledges each batch after its rollups, as on PostgreSQL.
     static func run<T: Sendable>(
         _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
-        busyTimeout: TimeInterval = 10, withoutLog: Bool = false,
+        busyTimeout: TimeInterval = 10,
         _ body: @Sendable (TestCollector) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("test.sqlite").path
-        if withoutLog {
-            try FileManager.default.createDirectory(atPath: path + "-pending", withIntermediateDirectories: false)
-        }
         let store = try SQLiteReportStore(path: path, busyTimeout: busyTimeout)
         var configuration = configuration
         configuration.port = 0

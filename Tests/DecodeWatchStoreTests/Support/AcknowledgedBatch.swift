@@ -5,7 +5,7 @@ import Foundation
 /// shared by the tests of the log of acknowledged batches.
 enum AcknowledgedBatch {
     /// A batch of one report with its body.
-    static func make(count: Int = 1, path: String = "title", snippet: String? = nil) throws -> BatchAggregate {
+    static func make(count: Int = 1, path: String = "title", snippet: String? = nil) throws -> ReceivedBatch {
         var report: [String: Any] = [
             "occurred_at": "2026-11-21T09:00:00Z", "endpoint": "GET /v2/posts", "path": ["results", 0, path],
             "kind": "keyNotFound", "count": count,
@@ -14,8 +14,9 @@ enum AcknowledgedBatch {
         let body = try JSONSerialization.data(withJSONObject: [
             "batch_id": UUID().uuidString, "app": ["id": "com.example.shop"], "reports": [report],
         ])
-        return try IngestPipeline().rebuild(
-            BatchSource(body: body, encoding: .identity), receivedAt: date("2026-11-21T09:00:30Z"))
+        let source = BatchSource(body: body, encoding: .identity)
+        return ReceivedBatch(
+            try IngestPipeline().rebuild(source, receivedAt: date("2026-11-21T09:00:30Z")), source: source)
     }
 
     /// Runs `body` with the path of a database file in a new folder, removed afterwards.

@@ -22,12 +22,12 @@ final class ScriptedLog: BatchLog {
     /// How many batches the log holds.
     var count: Int { held.withLock { $0.count } }
 
-    func append(_ batches: [BatchAggregate]) async throws -> [Int64?] {
+    func append(_ batches: [ReceivedBatch]) async throws -> [Int64?] {
         batches.map { batch in
             let seq = next.withLock {
                 $0 += 1; return $0
             }
-            held.withLock { $0[seq] = batch }
+            held.withLock { $0[seq] = batch.aggregate }
             return seq
         }
     }

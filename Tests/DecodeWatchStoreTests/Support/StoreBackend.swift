@@ -42,9 +42,9 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// How a store commits what it is sent: each batch's rollups before `ingest` returns, or into the log of
-/// acknowledged batches first and folded later (``SQLStore/acknowledgeBeforeWriting(pipeline:)``), as the collector
-/// runs it by default.
+/// Which sink a test's batches go to: ``DirectBatchSink``, which writes each batch's rollups before it returns, or the
+/// store's logged sink, which acknowledges from the log of acknowledged batches and folds later, as the collector
+/// runs by default.
 enum StoreMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case direct
     case logged

@@ -2,40 +2,44 @@ import DecodeWatchCore
 import DecodeWatchStore
 import DecodeWatchStorePostgres
 import Foundation
+import Metrics
 import Testing
 
 /// A fresh database of one backend and the stores a test opens on it.
 final class StoreFixture: Sendable {
     let database: FreshDatabase
-    /// The store the test uses.
-    let store: any CollectorStore
+    /// The store the test uses, and the sink its batches go to.
+    let opened: OpenedStore
     private let pools = RunningPools()
 
-    /// Whether its stores acknowledge from their log.
+    /// Whether batches are acknowledged from the store's log, or after their rollups.
     let mode: StoreMode
+
+    /// The store the test uses.
+    var store: any CollectorStore { opened.store }
+    /// Where the test's batches go, as the collector's group commit sends them (``StoreMode``).
+    var sink: any BatchSink { opened.sink }
 
     init(database: FreshDatabase, mode: StoreMode = .direct) async throws {
         self.database = database
         self.mode = mode
         let (store, pool) = try database.open()
-        self.store = store
         if let pool { await pools.run(pool) }
-        if mode == .logged { try store.acknowledgeBeforeWriting(pipeline: IngestPipeline()) }
+        opened = try OpenedStore(store, mode: mode)
         // PostgreSQL migrates on first use; tests that write rows directly need the tables first.
         try await store.checkReadiness()
     }
 
-    /// Another store on the same database, with its own connections, like a second process.
-    func reopen() async throws -> any CollectorStore {
+    /// Another store on the same database, with its own connections and sink, like a second process.
+    func reopen() async throws -> OpenedStore {
         let (store, pool) = try database.open()
         if let pool { await pools.run(pool) }
-        if mode == .logged { try store.acknowledgeBeforeWriting(pipeline: IngestPipeline()) }
-        return store
+        return try OpenedStore(store, mode: mode)
     }
 
     /// Returns once every batch acknowledged so far is in the rollups, for a test that then writes rows itself.
     func settle() async throws {
-        try await (store as? any SQLStore)?.settle()
+        try await sink.settle()
     }
 
     /// Stops every PostgreSQL pool, as graceful shutdown would.
@@ -57,16 +61,16 @@ final class StoreFixture: Sendable {
         endpoint: String = "GET /v2/posts", kind: String = "keyNotFound", expected: String? = "String",
         version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
         snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
-        environment: String? = nil, os: String? = nil, to store: (any CollectorStore)? = nil
+        environment: String? = nil, os: String? = nil, to target: OpenedStore? = nil
     ) async throws -> IngestOutcome {
         let batch = try Self.batch(
             count, at: time, path: path, paths: paths, endpoint: endpoint, kind: kind, expected: expected,
             version: version, install: install, app: app, snippet: snippet, batchID: batchID, decodes: decodes,
             environment: environment, os: os)
-        return try await (store ?? self.store).ingest(batch)
+        return try await (target ?? opened).sink.commit(batch)
     }
 
-    /// A batch folded through the real validator, as `send` builds it before ingesting it.
+    /// A batch aggregated through the real validator, with its body, as `send` builds it before committing it.
     static func batch(
         _ count: Int = 1, at time: String = "2026-11-21T09:00:00Z", path: [Any] = ["results", 0, "title"],
         paths: [[Any]]? = nil,
@@ -74,7 +78,7 @@ final class StoreFixture: Sendable {
         version: String? = "5.2.0", install: String? = "install-1", app: String = "com.example.shop",
         snippet: String? = nil, batchID: String = UUID().uuidString, decodes: [String: Int] = [:],
         environment: String? = nil, os: String? = nil
-    ) throws -> BatchAggregate {
+    ) throws -> ReceivedBatch {
         let reports = (paths ?? [path]).map { path in
             var report: [String: Any] = [
                 "occurred_at": time, "endpoint": endpoint, "path": path, "kind": kind, "count": count,
@@ -94,10 +98,8 @@ final class StoreFixture: Sendable {
         body["environment"] = environment
         let data = try JSONSerialization.data(withJSONObject: body)
         let batch = try BatchValidator().validate(data, receivedAt: RFC3339.date(from: time)!.addingTimeInterval(30))
-        var aggregate = BatchAggregate(batch, redactor: Redactor())
-        // A store that logs batches keeps the body; one that does not ignores it.
-        aggregate.source = BatchSource(body: data, encoding: .identity)
-        return aggregate
+        return ReceivedBatch(
+            BatchAggregate(batch, redactor: Redactor()), source: BatchSource(body: data, encoding: .identity))
     }
 
     /// The id of the only group on a path, found through the fields summary.
@@ -105,6 +107,27 @@ final class StoreFixture: Sendable {
         let summary = try await store.fields(
             FieldsQuery(since: date("2026-01-01T00:00:00Z"), until: date("2027-01-01T00:00:00Z")))
         return try #require(summary.fields.first { $0.path == path }?.group)
+    }
+}
+
+/// A store a test opened, and the sink its batches go to: the store's direct writes, or its log.
+struct OpenedStore: Sendable {
+    let store: any CollectorStore
+    let sink: any BatchSink
+
+    init(_ store: any CollectorStore, mode: StoreMode) throws {
+        self.store = store
+        switch mode {
+        case .direct: sink = DirectBatchSink(store: store)
+        case .logged: sink = try store.loggedSink(pipeline: IngestPipeline(), metrics: NOOPMetricsHandler.instance)
+        }
+    }
+}
+
+extension BatchSink {
+    /// Commits one batch alone.
+    func commit(_ batch: ReceivedBatch) async throws -> IngestOutcome {
+        try await commit([batch])[0]
     }
 }
 

@@ -1,6 +1,6 @@
 import DecodeWatchCore
 
-extension ReportStore {
+extension FieldReads {
     /// The release check of docs/api.md#release-check: the version's and the baseline's counts read from storage,
     /// judged by ``ReleaseJudge``. `GET /v1/check` and `decodewatch check` both answer with it.
     /// - Parameter query: the version, window and thresholds.

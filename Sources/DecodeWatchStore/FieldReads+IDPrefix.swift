@@ -1,4 +1,4 @@
-extension GroupActionStore {
+extension FieldReads {
     /// The full id of the one group whose id starts with `text` (docs/api.md#group-ids): how people type ids,
     /// in the CLI and in the API's `/v1/groups/{group}` paths alike.
     ///

@@ -1,6 +1,6 @@
 import DecodeWatchCore
 
-extension ReportStore {
+extension FieldReads {
     /// The warnings of a query that found nothing: each filter value that no stored batch ever carried, so that the
     /// empty answer is not read as "nothing broke". Versions and endpoints are looked up within the app asked for,
     /// when that app is known.
