@@ -192,18 +192,17 @@ struct IngestStatements {
     /// brought back, with the version that brought it, from the rows the group upserts returned. The
     /// rows are already locked by those upserts, so this takes no lock in a new order.
     func regressions(_ upserted: [SQLRecord]) throws -> [SQLStatement] {
-        let p = dialect.parameter
-        return try upserted.compactMap { row in
+        try upserted.compactMap { row in
             let id = try row.text("group_id")
             guard try row.text("state") == GroupLifecycle.State.resolved.rawValue,
                 let resolvedAt = try row.optionalDate("resolved_at"), let latest = latest[id], latest.seen > resolvedAt
             else { return nil }
-            return SQLStatement(
+            return dialect.statement(
                 """
-                UPDATE groups SET state = 'regressed', regressed_at = \(p(1)), regressed_version = \(p(2))
-                WHERE group_id = \(p(3)) AND state = 'resolved'
-                """,
-                [SQLValue(receivedAt), .text(latest.version), .text(id)])
+                UPDATE groups SET state = 'regressed', regressed_at = \(bind: SQLValue(receivedAt)),
+                    regressed_version = \(bind: .text(latest.version))
+                WHERE group_id = \(bind: .text(id)) AND state = 'resolved'
+                """)
         }
     }
 
@@ -252,8 +251,8 @@ struct IngestStatements {
             size in
             let chunk = rows[start..<start + size]
             start += size
-            let shape = InsertShape(table: table, columns: columns, then: then, rows: size, dialect: dialect)
-            return SQLStatement(shape.text, chunk.flatMap { $0 }, isReused: true)
+            return InsertShape(table: table, columns: columns, then: then, rows: size, dialect: dialect).statement(
+                chunk)
         }
     }
 }
@@ -272,19 +271,19 @@ private struct InsertShape: Hashable {
     /// row counts are at most ``SQLDialect/rowsPerInsert(columns:)`` in falling powers of two.
     private static let written = Mutex<[InsertShape: String]>([:])
 
-    /// The statement's text.
-    var text: String {
-        if let text = Self.written.withLock({ $0[self] }) { return text }
-        let values = (0..<rows).map { row in
-            "(\(dialect.parametersInOrder(from: 1 + row * columns.count, count: columns.count)))"
+    /// The statement inserting these rows, `rows` of them, each of `columns` values: the text is built once per
+    /// shape, by a builder, and the rows' values bound in the order it binds them.
+    func statement(_ values: ArraySlice<[SQLValue]>) -> SQLStatement {
+        if let text = Self.written.withLock({ $0[self] }) {
+            return SQLStatement(text, values.flatMap { $0 }, isReused: true)
         }
-        let text = """
-            INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-            VALUES \(values.joined(separator: ", "))
-            \(then)
-            """
-        Self.written.withLock { $0[self] = text }
-        return text
+        var sql = SQLBuilder(dialect)
+        sql.append("INSERT INTO \(table) (\(columns.joined(separator: ", ")))\nVALUES ")
+        for (index, row) in values.enumerated() { sql.append("\(index == 0 ? "" : ", ")(\(bindInOrder: row))") }
+        sql.append("\n\(then)")
+        let statement = sql.statement(isReused: true)
+        Self.written.withLock { $0[self] = statement.sql }
+        return statement
     }
 }
 
