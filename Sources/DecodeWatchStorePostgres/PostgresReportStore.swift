@@ -81,17 +81,7 @@ public final class PostgresReportStore: SQLStore, Service {
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
         try await onConnection(access: access) { connection in
             try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
-                var step = step
-                while true {
-                    switch step {
-                    case .done(let result): return result
-                    case .run(let statement, let then):
-                        step = try then(
-                            try await Self.records([statement], on: connection, logger: self.driverLogger)[0])
-                    case .runEach(let statements, let then):
-                        step = try then(try await Self.records(statements, on: connection, logger: self.driverLogger))
-                    }
-                }
+                try await step.interpret { try await Self.records($0, on: connection, logger: self.driverLogger) }
             }
         }
     }

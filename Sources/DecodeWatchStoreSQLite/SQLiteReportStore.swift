@@ -66,15 +66,7 @@ public final class SQLiteReportStore: SQLStore {
     package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
         if access == .read { try await settle() }
         @Sendable func run(_ db: Database) throws -> Result {
-            var step = step
-            while true {
-                switch step {
-                case .done(let result): return result
-                case .run(let statement, let then): step = try then(try Self.records(statement, in: db))
-                case .runEach(let statements, let then):
-                    step = try then(try statements.map { try Self.records($0, in: db) })
-                }
-            }
+            try step.interpret { statements in try statements.map { try Self.records($0, in: db) } }
         }
         do {
             switch access {

@@ -99,15 +99,15 @@ package enum DayCounts {
     /// cells retention deletes. Each returns a row per row it changed, at most `limit` of them.
     /// - Parameter hour: the horizon's hour index: the first hour kept.
     static func expire(before hour: Int64, limit: Int, dialect: SQLDialect) -> [SQLStatement] {
-        let (first, cap) = (dialect.parameter(1), dialect.parameter(2))
         let hour = max(0, hour)
-        let arguments: [SQLValue] = [.integer(hour / 24), .integer(Int64(limit))]
-        let delete = SQLStatement(
-            """
-            DELETE FROM \(table) WHERE (group_seq, day) IN (
-                SELECT group_seq, day FROM \(table) WHERE day < \(first) ORDER BY day, group_seq LIMIT \(cap)
-            ) RETURNING 1 AS deleted
-            """, arguments)
+        var sql = SQLBuilder(dialect)
+        let (first, cap) = (sql.bind(.integer(hour / 24)), sql.bind(.integer(Int64(limit))))
+        let delete = sql.statement(
+            appending: """
+                DELETE FROM \(table) WHERE (group_seq, day) IN (
+                    SELECT group_seq, day FROM \(table) WHERE day < \(first) ORDER BY day, group_seq LIMIT \(cap)
+                ) RETURNING 1 AS deleted
+                """)
         let kept = Int(hour % 24)
         guard kept > 0 else { return [delete] }
         // The total through the last hour dropped is what every later total holds of the dropped hours. Every
@@ -115,13 +115,13 @@ package enum DayCounts {
         let dropped = hourColumns[kept - 1]
         let assignments =
             hourColumns[..<kept].map { "\($0) = 0" } + hourColumns[kept...].map { "\($0) = \($0) - \(dropped)" }
-        let clear = SQLStatement(
-            """
-            UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE (group_seq, day) IN (
-                SELECT group_seq, day FROM \(table) WHERE day = \(first) AND \(dropped) <> 0
-                ORDER BY group_seq LIMIT \(cap)
-            ) RETURNING 1 AS deleted
-            """, arguments)
+        let clear = sql.statement(
+            appending: """
+                UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE (group_seq, day) IN (
+                    SELECT group_seq, day FROM \(table) WHERE day = \(first) AND \(dropped) <> 0
+                    ORDER BY group_seq LIMIT \(cap)
+                ) RETURNING 1 AS deleted
+                """)
         return [delete, clear]
     }
 }

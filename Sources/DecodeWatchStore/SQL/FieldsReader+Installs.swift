@@ -25,14 +25,8 @@ extension FieldsReader {
     /// sketches.
     /// - Parameter groups: the groups' `group_seq`.
     private func installHashes(of groups: [Int64]) -> SQLStatement {
-        var arguments = window.arguments + groups.map(SQLValue.integer)
-        let ofEnvironment = cellFilter(&arguments, version: nil)
-        return SQLStatement(
-            """
-            SELECT DISTINCT group_seq, install_hash
-            FROM \(rows(of: \.installs, "group_seq, install_hash, environment")) r
-            WHERE group_seq IN (\(dialect.parameters(from: 7, count: groups.count)))\(ofEnvironment)
-            """,
-            arguments)
+        inEnvironment(
+            "DISTINCT group_seq, install_hash", from: \.installs, columns: "group_seq, install_hash, environment",
+            ofPage: groups)
     }
 }

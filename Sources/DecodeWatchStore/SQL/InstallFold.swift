@@ -40,17 +40,20 @@ struct InstallFold {
     /// 2.5–3 ms for a cell's 1,000 rows where the `SELECT` and the plain `DELETE` take 0.4 ms together. Nothing
     /// else can commit hashes of the cell in between (see above), so both statements see the same rows.
     private func fold(_ cell: CellKey) -> SQLStep<Void> {
-        let p = dialect.parameter
         let (column, key) = (rollup.column, [SQLValue.integer(cell.group), .integer(cell.bucket)])
-        let ofCell = "group_seq = \(p(1)) AND \(column) = \(p(2))"
-        let read = SQLStatement(
-            """
-            SELECT group_seq, environment, sketch FROM \(rollup.installSketches) WHERE \(ofCell)
-            ORDER BY environment\(dialect.lockingClause)
-            """, key)
-        let hashes = SQLStatement("SELECT environment, install_hash FROM \(rollup.installs) WHERE \(ofCell)", key)
-        let delete = SQLStatement("DELETE FROM \(rollup.installs) WHERE \(ofCell)", key)
-        let reset = SQLStatement("UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(ofCell)", key)
+        // Every statement binds the cell's key first.
+        var ofCell = SQLBuilder(dialect)
+        let condition = "group_seq = \(ofCell.bind(key[0])) AND \(column) = \(ofCell.bind(key[1]))"
+        let read = ofCell.statement(
+            appending: """
+                SELECT group_seq, environment, sketch FROM \(rollup.installSketches) WHERE \(condition)
+                ORDER BY environment\(dialect.lockingClause)
+                """)
+        let hashes = ofCell.statement(
+            appending: "SELECT environment, install_hash FROM \(rollup.installs) WHERE \(condition)")
+        let delete = ofCell.statement(appending: "DELETE FROM \(rollup.installs) WHERE \(condition)")
+        let reset = ofCell.statement(
+            appending: "UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(condition)")
         return .run(read) { stored in
             // One sketch per environment of the cell, so that installs can be counted per environment.
             var kept: [String: HyperLogLog] = [:]
@@ -62,13 +65,12 @@ struct InstallFold {
                         hash: UInt64(bitPattern: try row.integer("install_hash")))
                 }
                 let writes = sketches.sorted { $0.key < $1.key }.map { environment, sketch in
-                    SQLStatement(
+                    dialect.statement(
                         """
                         INSERT INTO \(rollup.installSketches) (group_seq, \(column), environment, sketch)
-                        VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)))
+                        VALUES (\(bind: key + [.text(environment), .blob(sketch.bytes)]))
                         ON CONFLICT (group_seq, \(column), environment) DO UPDATE SET sketch = excluded.sketch
-                        """,
-                        key + [.text(environment), .blob(sketch.bytes)])
+                        """)
                 }
                 return try .runAll([delete] + writes + [reset]) { _ in .done(()) }
             }

@@ -6,7 +6,7 @@ package enum SQLDialect: Sendable {
     /// PostgreSQL 12 or later.
     case postgres
 
-    /// The bound parameter at a 1-based position: `?1` or `$1`.
+    /// The bound parameter at a 1-based position: `?1` or `$1`. Statements number them with ``SQLBuilder``.
     package func parameter(_ position: Int) -> String {
         switch self {
         case .sqlite: return "?\(position)"
@@ -18,17 +18,6 @@ package enum SQLDialect: Sendable {
     /// and multi-row `VALUES`.
     package func parameters(from first: Int, count: Int) -> String {
         (first..<first + count).map(parameter).joined(separator: ", ")
-    }
-
-    /// Like ``parameters(from:count:)``, for a statement that binds every argument once and in order, such as a
-    /// multi-row `VALUES`: SQLite then gets anonymous `?`. Its numbered `?NNN` are found by a linear scan of
-    /// the statement's names each time one is parsed or bound, which made a 900-parameter insert cost more
-    /// than the rows it writes.
-    package func parametersInOrder(from first: Int, count: Int) -> String {
-        switch self {
-        case .sqlite: return Array(repeating: "?", count: count).joined(separator: ", ")
-        case .postgres: return parameters(from: first, count: count)
-        }
     }
 
     /// How many rows each statement of a multi-row insert of `count` rows takes, at most `max` each: full

@@ -3,19 +3,19 @@ import Foundation
 
 extension SQLStore {
     public func addAlertRule(_ rule: AlertRule) async throws {
-        let statement = SQLStatement(
+        let values: [SQLValue] = [
+            .text(rule.id), .text(rule.name), SQLValue(rule.app), SQLValue(rule.endpoint),
+            SQLValue(rule.kind?.rawValue), .text(rule.condition.description), .integer(Int64(rule.window)),
+            .text(rule.webhook.absoluteString), .text(rule.format.rawValue), SQLValue(rule.createdAt),
+            SQLValue(rule.environment),
+        ]
+        let statement = dialect.statement(
             """
             INSERT INTO alert_rules (rule_id, name, app_id, endpoint, kind, fires_when, window_seconds, webhook,
                                      format, created_at, environment)
-            VALUES (\(dialect.parameters(from: 1, count: 11)))
+            VALUES (\(bind: values))
             ON CONFLICT DO NOTHING RETURNING rule_id
-            """,
-            [
-                .text(rule.id), .text(rule.name), SQLValue(rule.app), SQLValue(rule.endpoint),
-                SQLValue(rule.kind?.rawValue), .text(rule.condition.description), .integer(Int64(rule.window)),
-                .text(rule.webhook.absoluteString), .text(rule.format.rawValue), SQLValue(rule.createdAt),
-                SQLValue(rule.environment),
-            ])
+            """)
         let inserted = try await perform(.fetch(statement) { $0.count }, access: .write)
         guard inserted > 0 else {
             throw StoreError(
@@ -34,9 +34,8 @@ extension SQLStore {
     }
 
     public func removeAlertRule(id: String) async throws {
-        let p = dialect.parameter
-        let claims = SQLStatement("DELETE FROM alert_claims WHERE rule_id = \(p(1))", [.text(id)])
-        let rule = SQLStatement("DELETE FROM alert_rules WHERE rule_id = \(p(1)) RETURNING rule_id", [.text(id)])
+        let claims = dialect.statement("DELETE FROM alert_claims WHERE rule_id = \(bind: .text(id))")
+        let rule = dialect.statement("DELETE FROM alert_rules WHERE rule_id = \(bind: .text(id)) RETURNING rule_id")
         let step = try SQLStep<Void>.runAll([claims, rule]) { results in
             guard !results[1].isEmpty else {
                 throw StoreError(
@@ -48,12 +47,11 @@ extension SQLStore {
     }
 
     public func hasDecodeCounts(app: String?, endpoint: String?, environment: String?) async throws -> Bool {
+        var sql = SQLBuilder(dialect)
         var filters = ""
-        var arguments: [SQLValue] = []
         for (column, value) in [("app_id", app), ("endpoint", endpoint), ("environment", environment)] {
             guard let value else { continue }
-            arguments.append(.text(value))
-            filters += " AND \(column) = \(dialect.parameter(arguments.count))"
+            filters += " AND \(column) = \(sql.bind(.text(value)))"
         }
         let any = { (table: String) in
             "(SELECT COUNT(*) FROM (SELECT 1 FROM \(table) WHERE count > 0\(filters) LIMIT 1) t)"
@@ -61,10 +59,8 @@ extension SQLStore {
         // Decodes are kept per environment only with their version; without a filter, the totals also hold
         // what was reported before versions were kept.
         let tables = environment == nil ? \Rollup.endpointCounts : \Rollup.endpointVersionCounts
-        let statement = SQLStatement(
-            "SELECT \(any(Rollup.hour[keyPath: tables])) + \(any(Rollup.minute[keyPath: tables])) AS present",
-            arguments)
-        return try await perform(.fetch(statement) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
+        sql.append("SELECT \(any(Rollup.hour[keyPath: tables])) + \(any(Rollup.minute[keyPath: tables])) AS present")
+        return try await perform(.fetch(sql.statement()) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
     }
 
     public func alertCandidates(windows: [TimeInterval], environment: String?, until: Date, now: Date) async throws
@@ -117,27 +113,30 @@ extension SQLStore {
         rule: String, groups: [AlertCandidate], token: String, now: Date, cooldown: TimeInterval
     ) async throws -> [String] {
         guard !groups.isEmpty else { return [] }
-        let p = dialect.parameter
         // One order for every claimer: PostgreSQL locks the rows in it, so concurrent claims never deadlock.
         let sorted = groups.sorted { $0.group < $1.group }
         let pageSize = 400
         let statements = stride(from: 0, to: sorted.count, by: pageSize).map { start in
             let page = sorted[start..<min(start + pageSize, sorted.count)]
-            let rows = page.indices.map { index in
-                "(\(dialect.parameters(from: 3 + (index - start) * 3, count: 3)), \(p(1)), \(p(2)))"
+            var sql = SQLBuilder(dialect)
+            let (claimToken, alertedAt) = (sql.bind(.text(token)), sql.bind(SQLValue(now)))
+            let rows = page.map { candidate in
+                let claim = [
+                    SQLValue.text(rule), .text(candidate.group), .integer(candidate.resolvedAt?.milliseconds ?? 0),
+                ]
+                return "(\(claim.map { sql.bind($0) }.joined(separator: ", ")), \(claimToken), \(alertedAt))"
             }
-            return SQLStatement(
+            sql.append(
                 """
                 INSERT INTO alert_claims (rule_id, group_id, episode, claim_token, alerted_at)
                 VALUES \(rows.joined(separator: ", "))
                 ON CONFLICT (rule_id, group_id) DO UPDATE
                 SET episode = excluded.episode, claim_token = excluded.claim_token, alerted_at = excluded.alerted_at
-                WHERE alert_claims.episode <> excluded.episode OR alert_claims.alerted_at <= \(p(3 + page.count * 3))
+                WHERE alert_claims.episode <> excluded.episode
+                    OR alert_claims.alerted_at <= \(bind: SQLValue(now.addingTimeInterval(-cooldown)))
                 RETURNING group_id
-                """,
-                [.text(token), SQLValue(now)]
-                    + page.flatMap { [.text(rule), .text($0.group), .integer($0.resolvedAt?.milliseconds ?? 0)] }
-                    + [SQLValue(now.addingTimeInterval(-cooldown))])
+                """)
+            return sql.statement()
         }
         let claimed = try await perform(
             try .runAll(statements) { results in
@@ -147,10 +146,11 @@ extension SQLStore {
     }
 
     public func releaseAlerts(rule: String, token: String) async throws {
-        let p = dialect.parameter
-        let statement = SQLStatement(
-            "UPDATE alert_claims SET alerted_at = 0 WHERE rule_id = \(p(1)) AND claim_token = \(p(2))",
-            [.text(rule), .text(token)])
+        let statement = dialect.statement(
+            """
+            UPDATE alert_claims SET alerted_at = 0
+            WHERE rule_id = \(bind: .text(rule)) AND claim_token = \(bind: .text(token))
+            """)
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
 }

@@ -4,24 +4,23 @@ import Foundation
 extension SQLStore {
     public func insertContract(_ info: ContractInfo, spec: ContractSpec) async throws {
         let document = String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)
-        let statement = SQLStatement(
+        let values: [SQLValue] = [
+            .text(info.id), .text(info.app), .text(info.name), SQLValue(info.importedAt), SQLValue(info.source),
+            .text(info.openapi), .text(info.title), .text(info.apiVersion), .integer(Int64(info.operations)),
+            .text(document), SQLValue(info.importedBy),
+        ]
+        let statement = dialect.statement(
             """
             INSERT INTO contracts (contract_id, app_id, name, imported_at, source, openapi, title, api_version,
                 operations, document, imported_by)
-            VALUES (\(dialect.parameters(from: 1, count: 11)))
-            """,
-            [
-                .text(info.id), .text(info.app), .text(info.name), SQLValue(info.importedAt), SQLValue(info.source),
-                .text(info.openapi), .text(info.title), .text(info.apiVersion), .integer(Int64(info.operations)),
-                .text(document), SQLValue(info.importedBy),
-            ])
+            VALUES (\(bind: values))
+            """)
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
 
     public func contracts(app: String?) async throws -> [ContractInfo] {
         let statement = ContractInfo.select(
-            columns: "", where: app == nil ? "1 = 1" : "app_id = \(dialect.parameter(1))",
-            app.map { [SQLValue.text($0)] } ?? [])
+            where: app.map { "app_id = \(bind: .text($0))" } ?? "1 = 1", dialect: dialect)
         return try await perform(.fetch(statement) { try $0.map(ContractInfo.init) }, access: .read)
     }
 
@@ -31,8 +30,7 @@ extension SQLStore {
                 SELECT MAX(l.imported_at) FROM contracts l WHERE l.app_id = contracts.app_id AND l.name = contracts.name)
             """
         let statement = ContractInfo.select(
-            columns: "", where: app == nil ? latest : "\(latest) AND app_id = \(dialect.parameter(1))",
-            app.map { [SQLValue.text($0)] } ?? [])
+            where: app.map { "\(latest) AND app_id = \(bind: .text($0))" } ?? "\(latest)", dialect: dialect)
         let cache = decodedContracts
         let dialect = self.dialect
         // The current versions' records, then the documents of only those this process has not decoded yet.
@@ -43,14 +41,13 @@ extension SQLStore {
             let current = app == nil ? Set(infos.map(\.id)) : nil
             guard !missing.isEmpty else {
                 cache.remember([:], current: current)
-                return .done(infos.map { CurrentContract(info: $0, spec: known[$0.id]!) })
+                return .done(infos.compactMap { info in known[info.id].map { CurrentContract(info: info, spec: $0) } })
             }
-            let documents = SQLStatement(
+            let documents = dialect.statement(
                 """
                 SELECT contract_id, document FROM contracts
-                WHERE contract_id IN (\(dialect.parameters(from: 1, count: missing.count)))
-                """,
-                missing.map { .text($0.id) })
+                WHERE contract_id IN (\(bind: missing.map { .text($0.id) }))
+                """)
             return .run(documents) { rows in
                 var decoded: [String: ContractSpec] = [:]
                 for row in rows {
@@ -74,9 +71,11 @@ extension SQLStore {
 
     @discardableResult
     public func removeContracts(app: String, name: String) async throws -> Int {
-        let statement = SQLStatement(
-            "DELETE FROM contracts WHERE app_id = \(dialect.parameter(1)) AND name = \(dialect.parameter(2)) RETURNING contract_id",
-            [.text(app), .text(name)])
+        let statement = dialect.statement(
+            """
+            DELETE FROM contracts WHERE app_id = \(bind: .text(app)) AND name = \(bind: .text(name))
+            RETURNING contract_id
+            """)
         let removed = try await perform(.fetch(statement) { $0.count }, access: .write)
         guard removed > 0 else {
             throw StoreError(
@@ -88,15 +87,14 @@ extension SQLStore {
 
 extension ContractInfo {
     /// Reads the contracts matching a condition, by app, name and newest first.
-    fileprivate static func select(columns: String, where condition: String, _ arguments: [SQLValue]) -> SQLStatement {
-        SQLStatement(
+    fileprivate static func select(where condition: SQLFragment, dialect: SQLDialect) -> SQLStatement {
+        dialect.statement(
             """
             SELECT contract_id, app_id, name, imported_at, imported_by, source, openapi, title, api_version,
-                operations\(columns)
+                operations
             FROM contracts WHERE \(condition)
             ORDER BY app_id, name, imported_at DESC, contract_id
-            """,
-            arguments)
+            """)
     }
 
     /// A `contracts` row.

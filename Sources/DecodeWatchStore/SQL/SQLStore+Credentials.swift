@@ -2,40 +2,38 @@ import Foundation
 
 extension SQLStore {
     public func insertCredential(_ credential: Credential, secretHash: String) async throws {
-        let statement = SQLStatement(
+        let values: [SQLValue] = [
+            .text(credential.id), .text(credential.kind.rawValue), SQLValue(credential.app),
+            SQLValue(credential.name), SQLValue(credential.scope?.rawValue), .text(secretHash),
+            SQLValue(credential.createdAt), SQLValue(credential.createdBy),
+        ]
+        let statement = dialect.statement(
             """
             INSERT INTO credentials (credential_id, kind, app_id, name, scope, secret_hash, created_at, created_by)
-            VALUES (\(dialect.parameters(from: 1, count: 8)))
-            """,
-            [
-                .text(credential.id), .text(credential.kind.rawValue), SQLValue(credential.app),
-                SQLValue(credential.name), SQLValue(credential.scope?.rawValue), .text(secretHash),
-                SQLValue(credential.createdAt), SQLValue(credential.createdBy),
-            ])
+            VALUES (\(bind: values))
+            """)
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
 
     public func credential(secretHash: String) async throws -> Credential? {
-        let statement = Credential.select(where: "secret_hash = \(dialect.parameter(1))", [.text(secretHash)])
+        let statement = Credential.select(where: "secret_hash = \(bind: .text(secretHash))", dialect: dialect)
         return try await perform(.fetch(statement) { try $0.first.map(Credential.init) }, access: .lookup)
     }
 
     public func credentials(kind: CredentialKind) async throws -> [Credential] {
         let statement = Credential.select(
-            where: "kind = \(dialect.parameter(1)) ORDER BY created_at, credential_id", [.text(kind.rawValue)])
+            where: "kind = \(bind: .text(kind.rawValue)) ORDER BY created_at, credential_id", dialect: dialect)
         return try await perform(.fetch(statement) { try $0.map(Credential.init) }, access: .lookup)
     }
 
     public func revokeCredential(id: String, kind: CredentialKind, at date: Date, by actor: String) async throws {
-        let p = dialect.parameter
         // Both assignments read the row as it was: the first revocation's time and actor stay.
-        let statement = SQLStatement(
+        let statement = dialect.statement(
             """
-            UPDATE credentials SET revoked_at = COALESCE(revoked_at, \(p(1))),
-                revoked_by = CASE WHEN revoked_at IS NULL THEN \(p(4)) ELSE revoked_by END
-            WHERE credential_id = \(p(2)) AND kind = \(p(3)) RETURNING credential_id
-            """,
-            [SQLValue(date), .text(id), .text(kind.rawValue), .text(actor)])
+            UPDATE credentials SET revoked_at = COALESCE(revoked_at, \(bind: SQLValue(date))),
+                revoked_by = CASE WHEN revoked_at IS NULL THEN \(bind: .text(actor)) ELSE revoked_by END
+            WHERE credential_id = \(bind: .text(id)) AND kind = \(bind: .text(kind.rawValue)) RETURNING credential_id
+            """)
         guard try await perform(.fetch(statement) { $0.count }, access: .write) > 0 else {
             throw StoreError(
                 .notFound, "No \(kind.noun) has the id '\(id)'; see `decodewatch \(kind.collection) list`.")
@@ -43,18 +41,16 @@ extension SQLStore {
     }
 
     public func recordCredentialUse(id: String, at date: Date) async throws {
-        let statement = SQLStatement(
-            """
-            UPDATE credentials SET last_used_at = \(dialect.greatest("COALESCE(last_used_at, 0)", dialect.parameter(1)))
-            WHERE credential_id = \(dialect.parameter(2))
-            """,
-            [SQLValue(date), .text(id)])
+        var sql = SQLBuilder(dialect)
+        let usedAt = dialect.greatest("COALESCE(last_used_at, 0)", sql.bind(SQLValue(date)))
+        sql.append("UPDATE credentials SET last_used_at = \(usedAt) WHERE credential_id = \(bind: .text(id))")
+        let statement = sql.statement()
         try await perform(.fetch(statement) { _ in }, access: .write)
     }
 
     public func hasCredentials(kind: CredentialKind) async throws -> Bool {
-        let statement = SQLStatement(
-            "SELECT 1 AS found FROM credentials WHERE kind = \(dialect.parameter(1)) LIMIT 1", [.text(kind.rawValue)])
+        let statement = dialect.statement(
+            "SELECT 1 AS found FROM credentials WHERE kind = \(bind: .text(kind.rawValue)) LIMIT 1")
         return try await perform(.fetch(statement) { !$0.isEmpty }, access: .lookup)
     }
 }
@@ -70,8 +66,8 @@ extension Credential {
     }
 
     /// Reads the credentials matching a condition (which may end in `ORDER BY`).
-    fileprivate static func select(where condition: String, _ arguments: [SQLValue]) -> SQLStatement {
-        SQLStatement("SELECT \(columns()) FROM credentials WHERE \(condition)", arguments)
+    fileprivate static func select(where condition: SQLFragment, dialect: SQLDialect) -> SQLStatement {
+        dialect.statement("SELECT \(columns()) FROM credentials WHERE \(condition)")
     }
 
     /// A `credentials` row.

@@ -8,13 +8,13 @@ extension SQLStore {
     }
 
     public func environmentBreakdown(group: String, since: Date, until: Date) async throws -> [EnvironmentFailures] {
-        let window = WindowBuckets(since: since, until: until, now: until)
-        let seq = Rollup.seq(ofGroup: dialect.parameter(7))
+        var sql = SQLBuilder(dialect)
+        let window = WindowBuckets(since: since, until: until, now: until).bind(into: &sql)
+        let seq = Rollup.seq(ofGroup: sql.bind(.text(group)))
         // The window's version cells of the group, summed by environment; first and last seen are the group's in
         // each environment, whatever the window.
-        let cells = WindowBuckets.rows(
-            of: \.versions, columns: "environment, count", where: " AND r.group_seq = \(seq)", dialect: dialect)
-        let statement = SQLStatement(
+        let cells = window.rows(of: \.versions, columns: "environment, count", where: " AND r.group_seq = \(seq)")
+        sql.append(
             """
             SELECT e.environment, e.first_seen, e.last_seen, COALESCE(v.total, 0) AS total
             FROM group_environments e
@@ -22,10 +22,9 @@ extension SQLStore {
                 SELECT environment, \(dialect.cappedSum("count")) AS total FROM \(cells) c GROUP BY environment
             ) v ON v.environment = e.environment
             WHERE e.group_seq = \(seq)
-            """,
-            window.arguments + [.text(group)])
+            """)
         return try await perform(
-            .fetch(statement) { rows in
+            .fetch(sql.statement()) { rows in
                 try rows.map { row in
                     EnvironmentFailures(
                         environment: try row.text("environment"), count: try row.count("total"),

@@ -50,7 +50,7 @@ extension SQLStore {
 /// The first statement picks the page of groups from the rollups; the others read the window's
 /// versions, expected types, installs, decode counts and install sketches of that page only (and, when
 /// sketches lie in the window, the kept install hashes of the sketched groups). Every statement binds the
-/// window's buckets (``WindowBuckets``) as parameters 1…6.
+/// window's buckets (``WindowBuckets``) first.
 struct FieldsReader {
     let query: FieldsQuery
     let dialect: SQLDialect
@@ -64,71 +64,68 @@ struct FieldsReader {
         window = WindowBuckets(since: query.since, until: query.until, now: now)
     }
 
-    /// The window's rows of one kind of rollup, as a subquery.
-    func rows(
-        of table: KeyPath<Rollup, String>, _ columns: String, where condition: String = "", joining: String = ""
-    ) -> String {
-        WindowBuckets.rows(of: table, columns: columns, where: condition, joining: joining, dialect: dialect)
+    /// A statement reading the window: `build` appends its text and binds its values, after the window's bounds.
+    func statement(_ build: (inout SQLBuilder, WindowBuckets.Bounds) -> Void) -> SQLStatement {
+        var sql = SQLBuilder(dialect)
+        let bounds = window.bind(into: &sql)
+        build(&sql, bounds)
+        return sql.statement()
     }
 
     /// The ids and totals of one part of the groups with failures in the window, most failures first, up to
     /// the query's limit: the page is the first of all parts' rankings merged.
     func ranking(_ slice: GroupSlice) -> SQLStatement {
-        var arguments = window.arguments
-        let totals =
-            cellTotals(&arguments, version: query.version, of: slice)
-            ?? window.totals(dialect: dialect, slice: slice)
-        let filters = self.filters(&arguments)
-        arguments.append(.integer(Int64(query.limit)))
-        return SQLStatement(
-            """
-            SELECT g.group_id, h.total
-            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
-            WHERE 1 = 1\(filters)
-            ORDER BY h.total DESC, g.group_id ASC
-            LIMIT \(dialect.parameter(arguments.count))
-            """,
-            arguments)
+        statement { sql, bounds in
+            let totals =
+                cellTotals(&sql, bounds, version: query.version, of: slice) ?? window.totals(bounds, slice: slice)
+            let filters = self.filters(&sql, bounds)
+            sql.append(
+                """
+                SELECT g.group_id, h.total
+                FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
+                WHERE 1 = 1\(filters)
+                ORDER BY h.total DESC, g.group_id ASC
+                LIMIT \(bind: .integer(Int64(query.limit)))
+                """)
+        }
     }
 
     /// These groups, if they have failures in the window, most failures first, with their kept sample; their
     /// window sums read their own rollup rows only.
     func groups(among ids: [String]) -> SQLStatement {
-        var arguments = window.arguments
-        let among = """
-             AND group_seq IN (
-                SELECT group_seq FROM groups
-                WHERE group_id IN (\(dialect.parameters(from: arguments.count + 1, count: ids.count))))
-            """
-        arguments += ids.map(SQLValue.text)
-        let totals =
-            cellTotals(&arguments, version: query.version, where: among)
-                ?? """
-                (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: \.groupCounts, "group_seq, count", where: among)) c
-                GROUP BY group_seq)
+        statement { sql, bounds in
+            let among = """
+                 AND group_seq IN (
+                    SELECT group_seq FROM groups
+                    WHERE group_id IN (\(ids.map { sql.bind(.text($0)) }.joined(separator: ", "))))
                 """
-        let filters = self.filters(&arguments)
-        // With an environment filter, first and last seen are the group's in that environment.
-        var (seen, joined) = ("g.first_seen, g.last_seen", "")
-        if let environment = query.environment {
-            arguments.append(.text(environment))
-            seen = "e.first_seen, e.last_seen"
-            joined = """
-                 JOIN group_environments e
-                    ON e.group_seq = g.group_seq AND e.environment = \(dialect.parameter(arguments.count))
+            let totals =
+                cellTotals(&sql, bounds, version: query.version, where: among)
+                    ?? """
+                    (SELECT group_seq, \(dialect.cappedSum("count")) AS total
+                    FROM \(bounds.rows(of: \.groupCounts, columns: "group_seq, count", where: among)) c
+                    GROUP BY group_seq)
+                    """
+            let filters = self.filters(&sql, bounds)
+            // With an environment filter, first and last seen are the group's in that environment.
+            var (seen, joined) = ("g.first_seen, g.last_seen", "")
+            if let environment = query.environment {
+                seen = "e.first_seen, e.last_seen"
+                joined = """
+                     JOIN group_environments e
+                        ON e.group_seq = g.group_seq AND e.environment = \(sql.bind(.text(environment)))
+                    """
+            }
+            sql.append(
                 """
+                SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, \(seen),
+                       g.sample_snippet, g.sample_message, g.sample_type, g.sample_key_decoding, g.state, g.resolved_at,
+                       g.regressed_at, g.regressed_version, h.total
+                FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq\(joined)
+                WHERE 1 = 1\(filters)
+                ORDER BY h.total DESC, g.group_id ASC
+                """)
         }
-        return SQLStatement(
-            """
-            SELECT g.group_seq, g.group_id, g.app_id, g.endpoint, g.path, g.kind, \(seen),
-                   g.sample_snippet, g.sample_message, g.sample_type, g.sample_key_decoding, g.state, g.resolved_at,
-                   g.regressed_at, g.regressed_version, h.total
-            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq\(joined)
-            WHERE 1 = 1\(filters)
-            ORDER BY h.total DESC, g.group_id ASC
-            """,
-            arguments)
     }
 
     /// Every group with failures in the window, in no order, with only what sorting and counting a long list
@@ -138,102 +135,103 @@ struct FieldsReader {
     ///   - version: only groups that this app version reported in the window.
     ///   - slice: the part of the groups to list.
     func index(version: String?, slice: GroupSlice) -> SQLStatement {
-        var arguments = window.arguments
-        let totals =
-            cellTotals(&arguments, version: nil, of: slice)
-            ?? window.totals(dialect: dialect, slice: slice)
-        let decodes = decodeRows(&arguments, version: nil, columns: "app_id, endpoint, count")
-        var filters = self.filters(&arguments)
-        if let version {
-            arguments.append(.text(version))
-            filters += """
-                 AND g.group_seq IN (
-                    SELECT group_seq FROM \(rows(of: \.versions, "group_seq, version")) v
-                    WHERE version = \(dialect.parameter(arguments.count)))
+        statement { sql, bounds in
+            let totals = cellTotals(&sql, bounds, version: nil, of: slice) ?? window.totals(bounds, slice: slice)
+            let decodes = decodeRows(&sql, bounds, version: nil, columns: "app_id, endpoint, count")
+            var filters = self.filters(&sql, bounds)
+            if let version {
+                filters += """
+                     AND g.group_seq IN (
+                        SELECT group_seq FROM \(bounds.rows(of: \.versions, columns: "group_seq, version")) v
+                        WHERE version = \(sql.bind(.text(version))))
+                    """
+            }
+            sql.append(
                 """
+                SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
+                       g.regressed_version, h.total, d.total AS decodes
+                FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
+                LEFT JOIN (
+                    SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
+                    FROM \(decodes) e
+                    GROUP BY app_id, endpoint
+                ) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
+                WHERE 1 = 1\(filters)
+                """)
         }
-        return SQLStatement(
-            """
-            SELECT g.group_id, g.first_seen, g.last_seen, g.state, g.resolved_at, g.regressed_at,
-                   g.regressed_version, h.total, d.total AS decodes
-            FROM \(totals) h JOIN groups g ON g.group_seq = h.group_seq
-            LEFT JOIN (
-                SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-                FROM \(decodes) e
-                GROUP BY app_id, endpoint
-            ) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
-            WHERE 1 = 1\(filters)
-            """,
-            arguments)
     }
 
     /// With a version or an environment filter, a subquery of each group's reports of that version and environment
-    /// in the window, `group_seq, total`, binding their values after `arguments`; `nil` without either.
+    /// in the window, `group_seq, total`, binding their values; `nil` without either.
     /// - Parameters:
     ///   - version: the version filter to apply, if any.
     ///   - condition: a further condition on the version cells, after `AND`.
-    private func cellTotals(_ arguments: inout [SQLValue], version: String?, where condition: String) -> String? {
+    private func cellTotals(
+        _ sql: inout SQLBuilder, _ bounds: WindowBuckets.Bounds, version: String?, where condition: String
+    ) -> String? {
         guard version != nil || query.environment != nil else { return nil }
-        let ofCells = cellFilter(&arguments, version: version) + condition
+        let ofCells = cellFilter(&sql, version: version) + condition
         return """
             (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.versions, "group_seq, count", where: ofCells)) v
+            FROM \(bounds.rows(of: \.versions, columns: "group_seq, count", where: ofCells)) v
             GROUP BY group_seq HAVING SUM(count) > 0)
             """
     }
 
-    /// ``cellTotals(_:version:where:)`` of every group of a slice: each group's cells are found by its key, `groups`
-    /// read in key order, as ``WindowBuckets/totals(dialect:hours:minutes:slice:)`` reads day rows. The cells have
+    /// ``cellTotals(_:_:version:where:)`` of every group of a slice: each group's cells are found by its key, `groups`
+    /// read in key order, as ``WindowBuckets/Bounds/totals(hours:minutes:slice:)`` reads day rows. The cells have
     /// no index by time, and reading the window's cells of every group through the key took half as long as
     /// scanning the table for them over 10 days of 10,000 groups on SQLite, and stays the same as days are kept.
-    private func cellTotals(_ arguments: inout [SQLValue], version: String?, of slice: GroupSlice) -> String? {
+    private func cellTotals(
+        _ sql: inout SQLBuilder, _ bounds: WindowBuckets.Bounds, version: String?, of slice: GroupSlice
+    ) -> String? {
         guard version != nil || query.environment != nil else { return nil }
         let ofCells =
-            " AND r.group_seq = k.group_seq" + cellFilter(&arguments, version: version, prefix: "r.")
+            " AND r.group_seq = k.group_seq" + cellFilter(&sql, version: version, prefix: "r.")
             + slice.condition(on: "k.group_seq")
+        let cells = bounds.rows(
+            of: \.versions, columns: "r.group_seq, r.count", where: ofCells, joining: "groups k CROSS JOIN ")
         return """
             (SELECT group_seq, \(dialect.cappedSum("count")) AS total
-            FROM \(rows(of: \.versions, "r.group_seq, r.count", where: ofCells, joining: "groups k CROSS JOIN ")) v
+            FROM \(cells) v
             GROUP BY group_seq HAVING SUM(count) > 0)
             """
     }
 
     /// The conditions, after `AND`, that keep the cells of the query's environment and of `version`, binding their
-    /// values after `arguments`; empty without either.
+    /// values; empty without either.
     /// - Parameter prefix: what names the cell table in the condition, e.g. `r.`.
-    func cellFilter(_ arguments: inout [SQLValue], version: String?, prefix: String = "") -> String {
+    func cellFilter(_ sql: inout SQLBuilder, version: String?, prefix: String = "") -> String {
         var condition = ""
         for (column, value) in [("environment", query.environment), ("version", version)] {
             guard let value else { continue }
-            arguments.append(.text(value))
-            condition += " AND \(prefix)\(column) = \(dialect.parameter(arguments.count))"
+            condition += " AND \(prefix)\(column) = \(sql.bind(.text(value)))"
         }
         return condition
     }
 
     /// The window's decode counts as a subquery: per version and environment when either filter applies, binding
-    /// their values after `arguments`, otherwise from the decode counts of every version.
+    /// their values, otherwise from the decode counts of every version.
     /// - Parameters:
     ///   - version: the version filter to apply, if any.
     ///   - columns: the columns to read.
     ///   - condition: a further condition, after `AND`.
-    ///   - joining: what each branch reads first (``WindowBuckets/rows(of:columns:where:joining:dialect:)``).
+    ///   - joining: what each branch reads first (``WindowBuckets/Bounds/rows(of:columns:where:joining:)``).
     private func decodeRows(
-        _ arguments: inout [SQLValue], version: String?, columns: String, where condition: String = "",
-        joining: String = ""
+        _ sql: inout SQLBuilder, _ bounds: WindowBuckets.Bounds, version: String?, columns: String,
+        where condition: String = "", joining: String = ""
     ) -> String {
-        let filter = cellFilter(&arguments, version: version, prefix: "r.")
+        let filter = cellFilter(&sql, version: version, prefix: "r.")
         let table = filter.isEmpty ? \Rollup.endpointCounts : \.endpointVersionCounts
-        return rows(of: table, columns, where: condition + filter, joining: joining)
+        return bounds.rows(of: table, columns: columns, where: condition + filter, joining: joining)
     }
 
-    /// The query's filters on the `groups` row `g`, binding their values after `arguments`.
-    private func filters(_ arguments: inout [SQLValue]) -> String {
+    /// The query's filters on the `groups` row `g`, binding their values.
+    private func filters(_ sql: inout SQLBuilder, _ bounds: WindowBuckets.Bounds) -> String {
         var filters = ""
         for (column, value) in [("app_id", query.app), ("endpoint", query.endpoint), ("kind", query.kind?.rawValue)] {
             guard let value else { continue }
-            arguments.append(.text(value))
-            filters += " AND g.\(column) = \(dialect.parameter(arguments.count))"
+            filters += " AND g.\(column) = \(sql.bind(.text(value)))"
         }
         if let search = query.search {
             // A substring, its `%`, `_` and `\` taken literally, both sides lowered by the database itself so that
@@ -242,13 +240,12 @@ struct FieldsReader {
                 if "%_\\".contains(character) { text.append("\\") }
                 text.append(character)
             }
-            arguments.append(.text("%" + escaped + "%"))
-            let like = "LIKE LOWER(\(dialect.parameter(arguments.count))) ESCAPE '\\'"
+            let like = "LIKE LOWER(\(sql.bind(.text("%" + escaped + "%")))) ESCAPE '\\'"
             filters += """
                  AND (LOWER(g.path) \(like) OR LOWER(g.endpoint) \(like)
                     OR LOWER(COALESCE(g.sample_type, '')) \(like) OR LOWER(COALESCE(g.sample_message, '')) \(like)
                     OR g.group_seq IN (
-                        SELECT group_seq FROM \(rows(of: \.expected, "group_seq, expected")) x
+                        SELECT group_seq FROM \(bounds.rows(of: \.expected, columns: "group_seq, expected")) x
                         WHERE LOWER(x.expected) \(like)))
                 """
         }
@@ -262,19 +259,52 @@ struct FieldsReader {
     /// apps took twice as long, most of it sorting rows no rate needs, and the window's rows of every endpoint
     /// checked against the page's list 4–5 ms where the lookups take 1 ms over 10 million reports.
     func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
-        let pairs = endpoints.indices.map { "(\(dialect.parameter(7 + 2 * $0)), \(dialect.parameter(8 + 2 * $0)))" }
-        let page = "(VALUES \(pairs.joined(separator: ", "))) p CROSS JOIN "
-        let keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
-        var arguments = window.arguments + endpoints.flatMap { [SQLValue.text($0.app), .text($0.endpoint)] }
-        let decodes = decodeRows(
-            &arguments, version: query.version, columns: "r.app_id, r.endpoint, r.count", where: keyed, joining: page)
-        return SQLStatement(
-            """
-            SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
-            FROM \(decodes) e
-            GROUP BY app_id, endpoint
-            """,
-            arguments)
+        statement { sql, bounds in
+            let pairs = endpoints.map { "(\(sql.bind(.text($0.app))), \(sql.bind(.text($0.endpoint))))" }
+            let page = "(VALUES \(pairs.joined(separator: ", "))) p CROSS JOIN "
+            let keyed = " AND r.app_id = p.column1 AND r.endpoint = p.column2"
+            let decodes = decodeRows(
+                &sql, bounds, version: query.version, columns: "r.app_id, r.endpoint, r.count", where: keyed,
+                joining: page)
+            sql.append(
+                """
+                SELECT app_id, endpoint, \(dialect.cappedSum("count")) AS total
+                FROM \(decodes) e
+                GROUP BY app_id, endpoint
+                """)
+        }
+    }
+
+    /// A statement of the window reading a page of groups: `build` appends its text from the condition, after
+    /// `WHERE`, that keeps the page's rows, and binds any further values.
+    /// - Parameter seqs: the page's `group_seq`.
+    private func statement(
+        ofPage seqs: [Int64], _ build: (inout SQLBuilder, WindowBuckets.Bounds, _ page: String) -> Void
+    ) -> SQLStatement {
+        statement { sql, bounds in
+            let page = "group_seq IN (\(seqs.map { sql.bind(.integer($0)) }.joined(separator: ", ")))"
+            build(&sql, bounds, page)
+        }
+    }
+
+    /// The page's window rows of a table kept per environment, in the query's environment.
+    /// - Parameters:
+    ///   - select: what to select from the rows, `r`.
+    ///   - columns: the columns of the table to read.
+    ///   - seqs: the page's `group_seq`.
+    ///   - then: what follows the condition, such as `GROUP BY`.
+    func inEnvironment(
+        _ select: String, from table: KeyPath<Rollup, String>, columns: String, ofPage seqs: [Int64],
+        then: String = ""
+    ) -> SQLStatement {
+        statement(ofPage: seqs) { sql, bounds, page in
+            let ofEnvironment = cellFilter(&sql, version: nil)
+            sql.append(
+                """
+                SELECT \(select) FROM \(bounds.rows(of: table, columns: columns)) r
+                WHERE \(page)\(ofEnvironment)\(then)
+                """)
+        }
     }
 
     /// The statements reading what the summary says about a page of groups.
@@ -285,22 +315,19 @@ struct FieldsReader {
             try groups.map { AppEndpoint(app: try $0.text("app_id"), endpoint: try $0.text("endpoint")) }
         )
         .sorted { ($0.app, $0.endpoint) < ($1.app, $1.endpoint) }
-        let pageOf = "group_seq IN (\(dialect.parameters(from: 7, count: seqs.count)))"
-        let page = window.arguments + seqs.map(SQLValue.integer)
         // The versions, installs and sketches of the query's environment (and version) only.
-        var (cells, ofCells) = (page, "")
-        ofCells = cellFilter(&cells, version: query.version)
-        var (environmentCells, ofEnvironment) = (page, "")
-        ofEnvironment = cellFilter(&environmentCells, version: nil)
         func sums(_ table: KeyPath<Rollup, String>, _ column: String, filtered: Bool) -> SQLStatement {
-            SQLStatement(
-                """
-                SELECT group_seq, \(column) AS value, \(dialect.cappedSum("count")) AS total
-                FROM \(rows(of: table, "group_seq, \(column), count\(filtered ? ", environment" : "")")) r
-                WHERE \(pageOf)\(filtered ? ofCells : "")
-                GROUP BY group_seq, \(column)
-                """,
-                filtered ? cells : page)
+            statement(ofPage: seqs) { sql, bounds, page in
+                let ofCells = filtered ? cellFilter(&sql, version: query.version) : ""
+                let columns = "group_seq, \(column), count\(filtered ? ", environment" : "")"
+                sql.append(
+                    """
+                    SELECT group_seq, \(column) AS value, \(dialect.cappedSum("count")) AS total
+                    FROM \(bounds.rows(of: table, columns: columns)) r
+                    WHERE \(page)\(ofCells)
+                    GROUP BY group_seq, \(column)
+                    """)
+            }
         }
         return WindowFacts(
             query: query, groups: groups,
@@ -309,21 +336,13 @@ struct FieldsReader {
                 sums(\.versions, "version", filtered: true),
                 // Expected types are the group's in every environment: they describe the app's model.
                 sums(\.expected, "expected", filtered: false),
-                SQLStatement(
-                    """
-                    SELECT group_seq, COUNT(DISTINCT install_hash) AS installs
-                    FROM \(rows(of: \.installs, "group_seq, install_hash, environment")) r
-                    WHERE \(pageOf)\(ofEnvironment)
-                    GROUP BY group_seq
-                    """,
-                    environmentCells),
+                inEnvironment(
+                    "group_seq, COUNT(DISTINCT install_hash) AS installs", from: \.installs,
+                    columns: "group_seq, install_hash, environment", ofPage: seqs, then: "\nGROUP BY group_seq"),
                 decodes(of: endpoints),
-                SQLStatement(
-                    """
-                    SELECT group_seq, sketch FROM \(rows(of: \.installSketches, "group_seq, sketch, environment")) r
-                    WHERE \(pageOf)\(ofEnvironment)
-                    """,
-                    environmentCells),
+                inEnvironment(
+                    "group_seq, sketch", from: \.installSketches, columns: "group_seq, sketch, environment",
+                    ofPage: seqs),
             ])
     }
 }

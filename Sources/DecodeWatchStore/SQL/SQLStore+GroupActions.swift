@@ -4,17 +4,17 @@ import Foundation
 extension SQLStore {
     public func apply(_ action: GroupAction, to group: String, at date: Date, by actor: String) async throws {
         if action == .resolve || action == .resolveInNextVersion { try await resolve(group: group, at: date) }
-        let p = dialect.parameter
-        let facts = SQLStatement(
+        var facts = SQLBuilder(dialect)
+        let id = facts.bind(.text(group))
+        facts.append(
             """
-            SELECT (SELECT COUNT(*) FROM groups WHERE group_id = \(p(1))) AS known,
-                   (SELECT \(dialect.cappedSum("count")) FROM group_hours WHERE group_seq = \(Rollup.seq(ofGroup: p(1)))) AS total
-            """,
-            [.text(group)])
-        let versions = SQLStatement(
-            "SELECT DISTINCT version FROM group_hour_versions WHERE group_seq = \(Rollup.seq(ofGroup: p(1)))",
-            [.text(group)])
-        let step = try SQLStep<Void>.runAll([facts, versions]) { [dialect] results in
+            SELECT (SELECT COUNT(*) FROM groups WHERE group_id = \(id)) AS known,
+                   (SELECT \(dialect.cappedSum("count")) FROM group_hours WHERE group_seq = \(Rollup.seq(ofGroup: id))) AS total
+            """)
+        var versions = SQLBuilder(dialect)
+        let seq = Rollup.seq(ofGroup: versions.bind(.text(group)))
+        versions.append("SELECT DISTINCT version FROM group_hour_versions WHERE group_seq = \(seq)")
+        let step = try SQLStep<Void>.runAll([facts.statement(), versions.statement()]) { [dialect] results in
             guard let row = results[0].first, try row.integer("known") > 0 else {
                 throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
             }
@@ -22,13 +22,12 @@ extension SQLStore {
             let newest = try results[1].map { try $0.text("version") }.max { GroupActionState.isNewer($1, than: $0) }
             let (change, detail) = Self.change(
                 action, group: group, at: date, total: total, newest: newest, dialect: dialect)
-            let event = SQLStatement(
+            let event = dialect.statement(
                 """
                 INSERT INTO group_status_events (group_id, at, action, detail, actor)
-                VALUES (\(dialect.parameters(from: 1, count: 5)))
+                VALUES (\(bind: [.text(group), SQLValue(date), .text(action.name), SQLValue(detail), .text(actor)]))
                 ON CONFLICT (group_id, at, action) DO NOTHING
-                """,
-                [.text(group), SQLValue(date), .text(action.name), SQLValue(detail), .text(actor)])
+                """)
             return try .runAll([change, event]) { _ in .done(()) }
         }
         try await perform(step, access: .write)
@@ -61,40 +60,34 @@ extension SQLStore {
         case .unmute:
             (columns, values, detail) = (["muted_at", "muted_until", "muted_until_total"], [.null, .null, .null], nil)
         }
-        let statement = SQLStatement(
+        let statement = dialect.statement(
             """
             INSERT INTO group_actions (group_id, \(columns.joined(separator: ", ")))
-            VALUES (\(dialect.parameters(from: 1, count: columns.count + 1)))
+            VALUES (\(bind: [.text(group)] + values))
             ON CONFLICT (group_id) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-            """,
-            [.text(group)] + values)
+            """)
         return (statement, detail)
     }
 
     public func actionStates(groups: [String], now: Date) async throws -> [String: GroupActionState] {
         guard !groups.isEmpty else { return [:] }
-        return try await actionStates(
-            among: "a.group_id IN (\(dialect.parameters(from: 1, count: groups.count))) AND",
-            groups.map(SQLValue.text), now: now)
+        return try await actionStates(among: "a.group_id IN (\(bind: groups.map(SQLValue.text))) AND", now: now)
     }
 
     public func allActionStates(now: Date) async throws -> [String: GroupActionState] {
-        try await actionStates(among: "", [], now: now)
+        try await actionStates(among: "", now: now)
     }
 
     /// The decisions in force among the groups a `WHERE` prefix selects (empty for all).
-    private func actionStates(among filter: String, _ arguments: [SQLValue], now: Date) async throws
-        -> [String: GroupActionState]
-    {
-        let states = SQLStatement(
+    private func actionStates(among filter: SQLFragment, now: Date) async throws -> [String: GroupActionState] {
+        let states = dialect.statement(
             """
             SELECT a.group_id, g.group_seq, a.muted_at, a.muted_until, a.muted_until_total, a.next_version_at,
                    a.next_version_through,
                    (SELECT \(dialect.cappedSum("h.count")) FROM group_hours h WHERE h.group_seq = g.group_seq) AS total
             FROM group_actions a LEFT JOIN groups g ON g.group_id = a.group_id
             WHERE \(filter) (a.muted_at IS NOT NULL OR a.next_version_at IS NOT NULL)
-            """,
-            arguments)
+            """)
         let step = SQLStep<[String: GroupActionState]>.run(states) { [dialect] rows in
             var result: [String: GroupActionState] = [:]
             // Groups resolved in their next version: `group_seq` and the hour of the decision, by id.
@@ -119,15 +112,14 @@ extension SQLStore {
             guard !resolvedSince.isEmpty else { return .done(result) }
             let states = result
             // Versions reporting since each resolution; a version newer than the one resolved through regresses.
-            let ids = resolvedSince.keys.sorted()
             let idOfSeq = Dictionary(uniqueKeysWithValues: resolvedSince.map { ($1.seq, $0) })
-            let since = ids.enumerated().map { index, _ in
-                "(group_seq = \(dialect.parameter(2 * index + 1)) AND hour >= \(dialect.parameter(2 * index + 2)))"
+            var versions = SQLBuilder(dialect)
+            let since = resolvedSince.sorted { $0.key < $1.key }.map { _, resolved in
+                "(group_seq = \(versions.bind(.integer(resolved.seq))) AND hour >= \(versions.bind(.integer(resolved.hour))))"
             }
-            let versions = SQLStatement(
-                "SELECT DISTINCT group_seq, version FROM group_hour_versions WHERE \(since.joined(separator: " OR "))",
-                ids.flatMap { [SQLValue.integer(resolvedSince[$0]!.seq), .integer(resolvedSince[$0]!.hour)] })
-            return .run(versions) { rows in
+            versions.append(
+                "SELECT DISTINCT group_seq, version FROM group_hour_versions WHERE \(since.joined(separator: " OR "))")
+            return .run(versions.statement()) { rows in
                 var result = states
                 for row in rows {
                     guard let id = idOfSeq[try row.integer("group_seq")] else { continue }
@@ -147,12 +139,11 @@ extension SQLStore {
     }
 
     public func statusHistory(group: String) async throws -> [GroupStatusEvent] {
-        let statement = SQLStatement(
+        let statement = dialect.statement(
             """
-            SELECT at, action, detail, actor FROM group_status_events WHERE group_id = \(dialect.parameter(1))
+            SELECT at, action, detail, actor FROM group_status_events WHERE group_id = \(bind: .text(group))
             ORDER BY at, action
-            """,
-            [.text(group)])
+            """)
         return try await perform(
             .fetch(statement) { rows in
                 try rows.map {
@@ -164,29 +155,14 @@ extension SQLStore {
     }
 
     public func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures] {
-        let hours = SQLStatement(
-            """
-            SELECT version, \(dialect.cappedSum("count")) AS total, MIN(hour) AS first_hour, MAX(hour) AS last_hour
-            FROM group_hour_versions
-            WHERE group_seq = \(Rollup.seq(ofGroup: dialect.parameter(1)))
-              AND hour >= \(dialect.parameter(2)) AND hour < \(dialect.parameter(3))
-            GROUP BY version
-            """,
-            [.text(group), .integer(Hour.index(of: since)), .integer(Hour.ceilingIndex(of: until))])
+        let hours = versionRange(
+            of: group, "\(dialect.cappedSum("count")) AS total, MIN(hour) AS first_hour, MAX(hour) AS last_hour",
+            in: .hour, from: Hour.index(of: since), to: Hour.ceilingIndex(of: until))
         // The minutes still kept make first and last seen exact; older hours only say which hour.
         let oldestKept = Minute.index(of: until.addingTimeInterval(-Minute.kept))
-        let minutes = SQLStatement(
-            """
-            SELECT version, MIN(minute) AS first_minute, MAX(minute) AS last_minute
-            FROM group_minute_versions
-            WHERE group_seq = \(Rollup.seq(ofGroup: dialect.parameter(1)))
-              AND minute >= \(dialect.parameter(2)) AND minute < \(dialect.parameter(3))
-            GROUP BY version
-            """,
-            [
-                .text(group), .integer(max(Minute.index(of: since), oldestKept)),
-                .integer(Minute.ceilingIndex(of: until)),
-            ])
+        let minutes = versionRange(
+            of: group, "MIN(minute) AS first_minute, MAX(minute) AS last_minute", in: .minute,
+            from: max(Minute.index(of: since), oldestKept), to: Minute.ceilingIndex(of: until))
         let step = try SQLStep<[VersionFailures]>.runAll([hours, minutes]) { results in
             var exact: [String: (first: Int64, last: Int64)] = [:]
             for row in results[1] {
@@ -210,29 +186,42 @@ extension SQLStore {
         return try await perform(step, access: .read)
     }
 
+    /// Reads a group's version cells of one resolution in the buckets `[from, to)`, per version.
+    /// - Parameter columns: what to select besides the version.
+    private func versionRange(of group: String, _ columns: String, in rollup: Rollup, from: Int64, to: Int64)
+        -> SQLStatement
+    {
+        var sql = SQLBuilder(dialect)
+        let (seq, bucket) = (Rollup.seq(ofGroup: sql.bind(.text(group))), rollup.column)
+        return sql.statement(
+            appending: """
+                SELECT version, \(columns)
+                FROM \(rollup.versions)
+                WHERE group_seq = \(seq)
+                  AND \(bucket) >= \(bind: .integer(from)) AND \(bucket) < \(bind: .integer(to))
+                GROUP BY version
+                """)
+    }
+
     public func storedGroup(_ group: String) async throws -> StoredGroup? {
-        try await storedGroups(where: "group_id = \(dialect.parameter(1))", [.text(group)]).first
+        try await storedGroups(where: "group_id = \(bind: .text(group))").first
     }
 
     public func groups(withIDPrefix prefix: String, limit: Int) async throws -> [StoredGroup] {
         // `substr` rather than LIKE, so that `%` and `_` in a prefix are plain characters on both databases.
         try await storedGroups(
-            where: "substr(group_id, 1, \(prefix.utf8.count)) = \(dialect.parameter(1))",
-            [.text(prefix)], orderedLimit: max(0, limit))
+            where: "substr(group_id, 1, \(prefix.utf8.count)) = \(bind: .text(prefix))", orderedLimit: max(0, limit))
     }
 
     /// The groups a `WHERE` condition selects, with key, lifecycle and sample; by id, and at most
     /// `orderedLimit` when given.
-    private func storedGroups(where condition: String, _ arguments: [SQLValue], orderedLimit: Int? = nil)
-        async throws -> [StoredGroup]
-    {
-        let statement = SQLStatement(
+    private func storedGroups(where condition: SQLFragment, orderedLimit: Int? = nil) async throws -> [StoredGroup] {
+        let statement = dialect.statement(
             """
             SELECT group_id, app_id, endpoint, path, kind, first_seen, last_seen, sample_snippet, sample_message,
                    sample_type, sample_key_decoding, state, resolved_at, regressed_at, regressed_version
             FROM groups WHERE \(condition)\(orderedLimit.map { " ORDER BY group_id LIMIT \($0)" } ?? "")
-            """,
-            arguments)
+            """)
         return try await perform(
             .fetch(statement) { rows in
                 try rows.map { row in

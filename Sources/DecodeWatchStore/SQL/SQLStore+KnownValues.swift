@@ -4,7 +4,9 @@ extension SQLStore {
     public func knownValues(of filter: QueryFilter, app: String?) async throws -> [String] {
         // Groups hold what reports carried; the decode counts per version what every batch carried, failing or not.
         let decodes = Rollup.hour.endpointVersionCounts
-        let byApp = app == nil ? "" : " WHERE app_id = \(dialect.parameter(1))"
+        var sql = SQLBuilder(dialect)
+        let appID = app.map { sql.bind(.text($0)) }
+        let byApp = appID.map { " WHERE app_id = \($0)" } ?? ""
         let sources: [String]
         switch filter {
         case .app: sources = ["SELECT app_id AS value FROM groups", "SELECT app_id AS value FROM \(decodes)"]
@@ -13,7 +15,7 @@ extension SQLStore {
                 "SELECT version AS value FROM \(decodes)\(byApp)",
                 """
                 SELECT v.version AS value FROM \(Rollup.hour.versions) v JOIN groups g ON g.group_seq = v.group_seq\
-                \(app == nil ? "" : " WHERE g.app_id = \(dialect.parameter(1))")
+                \(appID.map { " WHERE g.app_id = \($0)" } ?? "")
                 """,
             ]
         case .environment:
@@ -21,12 +23,12 @@ extension SQLStore {
                 "SELECT environment AS value FROM group_environments", "SELECT environment AS value FROM \(decodes)",
             ]
         case .endpoint:
-            sources = ["SELECT endpoint AS value FROM groups\(byApp)", "SELECT endpoint AS value FROM \(decodes)\(byApp)"]
+            sources = [
+                "SELECT endpoint AS value FROM groups\(byApp)", "SELECT endpoint AS value FROM \(decodes)\(byApp)",
+            ]
         case .kind: sources = ["SELECT kind AS value FROM groups"]
         }
-        let statement = SQLStatement(
-            "SELECT value FROM (\(sources.joined(separator: " UNION "))) known WHERE value <> '' ORDER BY value",
-            app.map { [.text($0)] } ?? [])
-        return try await perform(.fetch(statement) { try $0.map { try $0.text("value") } }, access: .read)
+        sql.append("SELECT value FROM (\(sources.joined(separator: " UNION "))) known WHERE value <> '' ORDER BY value")
+        return try await perform(.fetch(sql.statement()) { try $0.map { try $0.text("value") } }, access: .read)
     }
 }

@@ -5,31 +5,32 @@ extension SQLStore {
     public func versionCounts(
         app: String, version: String, environment: String?, since: Date, until: Date
     ) async throws -> VersionCounts {
-        let window = WindowBuckets(since: since, until: until, now: Date())
-        let arguments = window.arguments + [.text(app), .text(version)] + (environment.map { [.text($0)] } ?? [])
-        let (appID, versionID) = (dialect.parameter(7), dialect.parameter(8))
-        let inEnvironment = environment == nil ? "" : " AND r.environment = \(dialect.parameter(9))"
-        let decodeRows = WindowBuckets.rows(
+        // Both statements bind the same values, each built from a copy of `shared`.
+        var shared = SQLBuilder(dialect)
+        let window = WindowBuckets(since: since, until: until, now: Date()).bind(into: &shared)
+        let (appID, versionID) = (shared.bind(.text(app)), shared.bind(.text(version)))
+        let inEnvironment = environment.map { " AND r.environment = \(shared.bind(.text($0)))" } ?? ""
+        let decodeRows = window.rows(
             of: \.endpointVersionCounts, columns: "endpoint, count",
-            where: " AND app_id = \(appID) AND version = \(versionID)\(inEnvironment)", dialect: dialect)
-        let decodes = SQLStatement(
-            """
-            SELECT endpoint, \(dialect.cappedSum("count")) AS total FROM \(decodeRows) e GROUP BY endpoint
-            """, arguments)
+            where: " AND app_id = \(appID) AND version = \(versionID)\(inEnvironment)")
+        let decodes = shared.statement(
+            appending: """
+                SELECT endpoint, \(dialect.cappedSum("count")) AS total FROM \(decodeRows) e GROUP BY endpoint
+                """)
         // The app's groups are read first and each one's cells of the version found by its key, rather than the
         // window's cells of every group checked against the app.
-        let versionCells = WindowBuckets.rows(
+        let versionCells = window.rows(
             of: \.versions, columns: "r.group_seq, r.count",
             where:
                 " AND r.group_seq = k.group_seq AND k.app_id = \(appID) AND r.version = \(versionID)\(inEnvironment)",
-            joining: "groups k CROSS JOIN ", dialect: dialect)
-        let fields = SQLStatement(
-            """
-            SELECT g.group_id, g.endpoint, g.path, g.kind, v.total
-            FROM (SELECT group_seq, \(dialect.cappedSum("count")) AS total FROM \(versionCells) c
-                  GROUP BY group_seq HAVING SUM(count) > 0) v
-            JOIN groups g ON g.group_seq = v.group_seq
-            """, arguments)
+            joining: "groups k CROSS JOIN ")
+        let fields = shared.statement(
+            appending: """
+                SELECT g.group_id, g.endpoint, g.path, g.kind, v.total
+                FROM (SELECT group_seq, \(dialect.cappedSum("count")) AS total FROM \(versionCells) c
+                      GROUP BY group_seq HAVING SUM(count) > 0) v
+                JOIN groups g ON g.group_seq = v.group_seq
+                """)
         let step = try SQLStep<VersionCounts>.runAll([decodes, fields]) { results in
             var perEndpoint: [String: Int] = [:]
             for row in results[0] {

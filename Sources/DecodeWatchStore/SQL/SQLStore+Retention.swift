@@ -31,30 +31,31 @@ extension SQLStore {
     /// `horizon` stays; a day row holding it keeps its later hours, and one left with none goes the next day);
     /// batch ids and kept samples by their time, OS counts by their UTC day (the day holding `horizon` stays).
     private func retentionStatements(before horizon: Date, limit: Int) -> [SQLStatement] {
-        let first = dialect.parameter(1)
-        let cap = dialect.parameter(2)
-        let byTime: [SQLValue] = [SQLValue(horizon), .integer(Int64(limit))]
+        var byTime = SQLBuilder(dialect)
+        let (time, timeCap) = (byTime.bind(SQLValue(horizon)), byTime.bind(.integer(Int64(limit))))
         let hour = Hour.index(of: horizon)
+        var byDay = SQLBuilder(dialect)
+        let (day, dayCap) = (byDay.bind(.integer(hour / 24)), byDay.bind(.integer(Int64(limit))))
         return cellDeletes(in: .hour, before: hour, limit: limit)
             + DayCounts.expire(before: hour, limit: limit, dialect: dialect) + [
-                SQLStatement(
-                    """
-                    DELETE FROM batches WHERE (app_id, batch_id) IN (
-                        SELECT app_id, batch_id FROM batches WHERE received_at < \(first) LIMIT \(cap)
-                    ) RETURNING 1 AS deleted
-                    """, byTime),
-                SQLStatement(
-                    """
-                    DELETE FROM group_samples WHERE (group_seq, slot) IN (
-                        SELECT group_seq, slot FROM group_samples WHERE seen_at < \(first) LIMIT \(cap)
-                    ) RETURNING 1 AS deleted
-                    """, byTime),
-                SQLStatement(
-                    """
-                    DELETE FROM group_day_os WHERE (group_seq, day, os) IN (
-                        SELECT group_seq, day, os FROM group_day_os WHERE day < \(first) LIMIT \(cap)
-                    ) RETURNING 1 AS deleted
-                    """, [.integer(hour / 24), .integer(Int64(limit))]),
+                byTime.statement(
+                    appending: """
+                        DELETE FROM batches WHERE (app_id, batch_id) IN (
+                            SELECT app_id, batch_id FROM batches WHERE received_at < \(time) LIMIT \(timeCap)
+                        ) RETURNING 1 AS deleted
+                        """),
+                byTime.statement(
+                    appending: """
+                        DELETE FROM group_samples WHERE (group_seq, slot) IN (
+                            SELECT group_seq, slot FROM group_samples WHERE seen_at < \(time) LIMIT \(timeCap)
+                        ) RETURNING 1 AS deleted
+                        """),
+                byDay.statement(
+                    appending: """
+                        DELETE FROM group_day_os WHERE (group_seq, day, os) IN (
+                            SELECT group_seq, day, os FROM group_day_os WHERE day < \(day) LIMIT \(dayCap)
+                        ) RETURNING 1 AS deleted
+                        """),
             ]
     }
 
@@ -65,16 +66,15 @@ extension SQLStore {
     /// commit held when this step reached it is checked again once that commit ends: a group reported again
     /// meanwhile stays.
     private func expiredGroupsDelete(before horizon: Date, limit: Int) -> SQLStatement {
-        let (first, cap) = (dialect.parameter(1), dialect.parameter(2))
-        return SQLStatement(
+        dialect.statement(
             """
             DELETE FROM groups WHERE group_id IN (
                 SELECT g.group_id FROM groups g
-                WHERE g.last_seen < \(first)
+                WHERE g.last_seen < \(bind: SQLValue(horizon))
                     AND NOT EXISTS (SELECT 1 FROM group_hours h WHERE h.group_seq = g.group_seq)
-                ORDER BY g.group_id LIMIT \(cap)\(dialect.lockingClause)
+                ORDER BY g.group_id LIMIT \(bind: .integer(Int64(limit)))\(dialect.lockingClause)
             ) RETURNING group_id, group_seq
-            """, [SQLValue(horizon), .integer(Int64(limit))])
+            """)
     }
 
     /// Deletes the decisions (mutes, history, the issue opened), the first and last seen per environment, the kept
@@ -86,19 +86,19 @@ extension SQLStore {
     private func historyDeletes(of groups: [String], seqs: [Int64]) -> [SQLStatement] {
         guard !groups.isEmpty else { return [] }
         let byID = ["group_status_events", "group_actions", "group_issues"].map { table in
-            SQLStatement(
+            dialect.statement(
                 """
-                DELETE FROM \(table) WHERE group_id IN (\(dialect.parameters(from: 1, count: groups.count)))
+                DELETE FROM \(table) WHERE group_id IN (\(bind: groups.map(SQLValue.text)))
                 RETURNING 1 AS deleted
-                """, groups.map(SQLValue.text))
+                """)
         }
         return byID
             + ["group_environments", "group_samples", "group_day_os"].map { table in
-                SQLStatement(
+                dialect.statement(
                     """
-                    DELETE FROM \(table) WHERE group_seq IN (\(dialect.parameters(from: 1, count: seqs.count)))
+                    DELETE FROM \(table) WHERE group_seq IN (\(bind: seqs.map(SQLValue.integer)))
                     RETURNING 1 AS deleted
-                    """, seqs.map(SQLValue.integer))
+                    """)
             }
     }
 
@@ -112,41 +112,42 @@ extension SQLStore {
     /// (0.26 s without `RETURNING`) while every commit waited for the writer. A cell goes once a step finds
     /// none of its installs left, so a later step goes on where this one stopped.
     private func cellDeletes(in rollup: Rollup, before bucket: Int64, limit: Int) -> [SQLStatement] {
-        let (first, cap, column) = (dialect.parameter(1), dialect.parameter(2), rollup.column)
-        let arguments: [SQLValue] = [.integer(bucket), .integer(Int64(limit))]
+        let column = rollup.column
+        var sql = SQLBuilder(dialect)
+        let (first, cap) = (sql.bind(.integer(bucket)), sql.bind(.integer(Int64(limit))))
         let expired = """
             SELECT group_seq, \(column) FROM \(rollup.groupCounts) WHERE \(column) < \(first)
             ORDER BY \(column), group_seq LIMIT \(cap)
             """
-        let installs = SQLStatement(
-            """
-            DELETE FROM \(rollup.installs) WHERE (group_seq, \(column), install_hash) IN (
-                SELECT i.group_seq, i.\(column), i.install_hash FROM (\(expired)) c
-                JOIN \(rollup.installs) i ON i.group_seq = c.group_seq AND i.\(column) = c.\(column)
-                LIMIT \(cap)
-            ) RETURNING 1 AS deleted
-            """, arguments)
+        let installs = sql.statement(
+            appending: """
+                DELETE FROM \(rollup.installs) WHERE (group_seq, \(column), install_hash) IN (
+                    SELECT i.group_seq, i.\(column), i.install_hash FROM (\(expired)) c
+                    JOIN \(rollup.installs) i ON i.group_seq = c.group_seq AND i.\(column) = c.\(column)
+                    LIMIT \(cap)
+                ) RETURNING 1 AS deleted
+                """)
         let emptied = """
             SELECT c.group_seq, c.\(column) FROM (\(expired)) c WHERE NOT EXISTS (
                 SELECT 1 FROM \(rollup.installs) i WHERE i.group_seq = c.group_seq AND i.\(column) = c.\(column))
             """
         return [installs]
             + rollup.tablesBesideInstalls.map { table in
-                SQLStatement(
-                    "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(emptied)) RETURNING 1 AS deleted",
-                    arguments)
+                sql.statement(
+                    appending:
+                        "DELETE FROM \(table) WHERE (group_seq, \(column)) IN (\(emptied)) RETURNING 1 AS deleted")
             }
             + [
                 (rollup.endpointCounts, "app_id, endpoint"),
                 (rollup.endpointVersionCounts, "app_id, version, endpoint"),
             ]
             .map { table, key in
-                SQLStatement(
-                    """
-                    DELETE FROM \(table) WHERE (\(key), \(column)) IN (
-                        SELECT \(key), \(column) FROM \(table) WHERE \(column) < \(first) LIMIT \(cap)
-                    ) RETURNING 1 AS deleted
-                    """, arguments)
+                sql.statement(
+                    appending: """
+                        DELETE FROM \(table) WHERE (\(key), \(column)) IN (
+                            SELECT \(key), \(column) FROM \(table) WHERE \(column) < \(first) LIMIT \(cap)
+                        ) RETURNING 1 AS deleted
+                        """)
             }
     }
 }

@@ -3,14 +3,16 @@ import Foundation
 
 extension SQLStore {
     public func samples(group: String) async throws -> [GroupSample] {
-        let statement = SQLStatement(
+        var sql = SQLBuilder(dialect)
+        let seq = Rollup.seq(ofGroup: sql.bind(.text(group)))
+        sql.append(
             """
             SELECT snippet, version, os, environment, seen_at FROM group_samples
-            WHERE group_seq = \(Rollup.seq(ofGroup: dialect.parameter(1)))
+            WHERE group_seq = \(seq)
             ORDER BY seen_at DESC, slot
-            """, [.text(group)])
+            """)
         return try await perform(
-            .fetch(statement) { rows in
+            .fetch(sql.statement()) { rows in
                 try rows.map { row in
                     GroupSample(
                         snippet: try row.optionalText("snippet"), version: try row.text("version"),
@@ -21,17 +23,16 @@ extension SQLStore {
     }
 
     public func osBreakdown(group: String, since: Date, until: Date) async throws -> [OSFailures] {
-        let p = dialect.parameter
-        let statement = SQLStatement(
+        var sql = SQLBuilder(dialect)
+        let seq = Rollup.seq(ofGroup: sql.bind(.text(group)))
+        let (first, last) = (Hour.index(of: since) / 24, Hour.index(of: until.addingTimeInterval(-1)) / 24)
+        sql.append(
             """
             SELECT os, \(dialect.cappedSum("count")) AS total FROM group_day_os
-            WHERE group_seq = \(Rollup.seq(ofGroup: p(1))) AND day >= \(p(2)) AND day <= \(p(3))
+            WHERE group_seq = \(seq) AND day >= \(bind: .integer(first)) AND day <= \(bind: .integer(last))
             GROUP BY os
-            """,
-            [
-                .text(group), .integer(Hour.index(of: since) / 24),
-                .integer(Hour.index(of: until.addingTimeInterval(-1)) / 24),
-            ])
+            """)
+        let statement = sql.statement()
         return try await perform(
             .fetch(statement) { rows in
                 try rows.map { OSFailures(os: try $0.text("os"), count: try $0.count("total")) }

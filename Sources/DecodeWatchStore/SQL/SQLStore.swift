@@ -43,12 +43,11 @@ package protocol SQLStore: CollectorStore {
 
 extension SQLStore {
     public func resolve(group: String, at date: Date) async throws {
-        let statement = SQLStatement(
+        let statement = dialect.statement(
             """
-            UPDATE groups SET state = 'resolved', resolved_at = \(dialect.parameter(1))
-            WHERE group_id = \(dialect.parameter(2)) RETURNING group_id
-            """,
-            [SQLValue(date), .text(group)])
+            UPDATE groups SET state = 'resolved', resolved_at = \(bind: SQLValue(date))
+            WHERE group_id = \(bind: .text(group)) RETURNING group_id
+            """)
         let changed = try await perform(.fetch(statement) { $0.count }, access: .write)
         guard changed > 0 else {
             throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
@@ -57,12 +56,11 @@ extension SQLStore {
 
     /// Upserts the one row of `readiness_checks` in a write transaction.
     package func commitReadinessWrite() async throws {
-        let statement = SQLStatement(
+        let statement = dialect.statement(
             """
-            INSERT INTO readiness_checks (id, checked_at) VALUES (1, \(dialect.parameter(1)))
+            INSERT INTO readiness_checks (id, checked_at) VALUES (1, \(bind: SQLValue(Date())))
             ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
-            """,
-            [SQLValue(Date())])
+            """)
         _ = try await perform(.fetch(statement) { $0.count }, access: .write)
     }
 }

@@ -34,89 +34,99 @@ struct WindowBuckets {
         }
     }
 
-    /// The six values the SQL of ``rows(of:columns:where:joining:dialect:)`` binds as parameters 1…6.
-    var arguments: [SQLValue] {
-        [.integer(hours.from), .integer(hours.to)] + minutes.flatMap { [SQLValue.integer($0.from), .integer($0.to)] }
-    }
-
-    /// A subquery of the window's rows of one kind of rollup, hourly and per minute together.
-    ///
-    /// Each range of minutes is a branch of its own: SQLite answers `(minute in one range) OR (minute in the
-    /// other)` with a "multi-index OR", which collects every matching key and then looks each row up again,
-    /// and so took 66 ms for the 24,000 edge rows of a busy day where one range scan per branch takes 2 ms.
-    /// - Parameters:
-    ///   - table: the kind of rollup, by its hourly table's name in ``Rollup``.
-    ///   - columns: the columns to read, the same in both tables.
-    ///   - condition: a further condition of every branch, after `AND`. A condition outside the subquery is
-    ///     not always pushed into its branches (SQLite keeps one holding a subquery outside), and then the
-    ///     window's rows of every group are read to keep a few groups' rows.
-    ///   - joining: what each branch reads before the rollup, ending in `CROSS JOIN`; the rollup is then `r`.
-    ///     Keys listed there and joined in `condition` are looked up one by one, where a list of keys in a
-    ///     condition is checked against the window's rows of every key.
-    static func rows(
-        of table: KeyPath<Rollup, String>, columns: String, where condition: String = "", joining: String = "",
-        dialect: SQLDialect
-    ) -> String {
-        let p = dialect.parameter
-        let (hours, minutes) = (joining + Rollup.hour[keyPath: table], joining + Rollup.minute[keyPath: table])
-        return """
-            (SELECT \(columns) FROM \(hours) r WHERE hour >= \(p(1)) AND hour < \(p(2))\(condition)
-             UNION ALL
-             SELECT \(columns) FROM \(minutes) r WHERE minute >= \(p(3)) AND minute < \(p(4))\(condition)
-             UNION ALL
-             SELECT \(columns) FROM \(minutes) r WHERE minute >= \(p(5)) AND minute < \(p(6))\(condition))
-            """
-    }
-
-    /// A subquery of every group's report count in the window: `group_seq, total`, one row per group with
-    /// reports in it, in no order.
-    ///
-    /// The whole hours come from the day rows (``DayCounts``), one or two a group for a day's window where the
-    /// hourly cells are 23; a group whose day rows hold none of the window's hours sums to 0 and is left out.
-    /// On SQLite they are summed group by group: `groups` is read in `group_seq` order and each group's days
-    /// found in its `(group_seq, day)` key, so the sums come out already grouped. Summing the window's rows as
-    /// an index by time yields them instead sorts them all by group in a temporary B-tree, which was most of
-    /// the summary's time. `CROSS JOIN` is SQLite's way to fix the join order; PostgreSQL plans it as any
-    /// inner join. Only the few minute rows at the window's edges are then grouped by sorting.
-    /// - Parameters:
-    ///   - hours: the whole hours, also bound as parameters 1 and 2; `nil` reads none, as a window of minutes
-    ///     only would otherwise still look up every group's empty range of days.
-    ///   - minutes: whether to read the minute ranges (parameters 3…6).
-    ///   - slice: the part of the groups to sum.
-    static func totals(
-        dialect: SQLDialect, hours: (from: Int64, to: Int64)?, minutes: Bool = true, slice: GroupSlice = .whole
-    ) -> String {
-        let p = dialect.parameter
-        var branches: [String] = []
-        if let hours {
-            branches.append(
-                """
-                SELECT k.group_seq, \(dialect.cappedSum(DayCounts.sum(ofHours: hours, in: "c"))) AS total
-                    FROM groups k CROSS JOIN \(DayCounts.table) c
-                    WHERE \(p(1)) < \(p(2)) AND c.group_seq = k.group_seq
-                        AND c.day >= \(p(1)) / 24 AND c.day <= (\(p(2)) - 1) / 24\(slice.condition(on: "k.group_seq"))
-                    GROUP BY k.group_seq
-                """)
+    /// Binds the window's six bounds, which the subqueries of the returned ``Bounds`` read (several times over).
+    func bind(into sql: inout SQLBuilder) -> Bounds {
+        func bind(_ range: (from: Int64, to: Int64)) -> (from: String, to: String) {
+            (sql.bind(.integer(range.from)), sql.bind(.integer(range.to)))
         }
-        if minutes || hours == nil {
-            branches += [(3, 4), (5, 6)].map { from, to in
+        return Bounds(dialect: sql.dialect, hours: bind(hours), minutes: minutes.map(bind))
+    }
+
+    /// ``totals(hours:minutes:slice:)`` of this window, reading only its non-empty kinds of buckets.
+    /// - Parameter bounds: this window's, bound by ``bind(into:)``.
+    func totals(_ bounds: Bounds, slice: GroupSlice = .whole) -> String {
+        bounds.totals(
+            hours: hours.from < hours.to ? hours : nil, minutes: minutes.contains { $0.from < $0.to }, slice: slice)
+    }
+}
+
+extension WindowBuckets {
+    /// A window's bounds as the placeholders of a statement being built.
+    struct Bounds {
+        let dialect: SQLDialect
+        /// The first and the first excluded hour.
+        let hours: (from: String, to: String)
+        /// The two ranges of minutes.
+        let minutes: [(from: String, to: String)]
+
+        /// A subquery of the window's rows of one kind of rollup, hourly and per minute together.
+        ///
+        /// Each range of minutes is a branch of its own: SQLite answers `(minute in one range) OR (minute in the
+        /// other)` with a "multi-index OR", which collects every matching key and then looks each row up again,
+        /// and so took 66 ms for the 24,000 edge rows of a busy day where one range scan per branch takes 2 ms.
+        /// - Parameters:
+        ///   - table: the kind of rollup, by its hourly table's name in ``Rollup``.
+        ///   - columns: the columns to read, the same in both tables.
+        ///   - condition: a further condition of every branch, after `AND`. A condition outside the subquery is
+        ///     not always pushed into its branches (SQLite keeps one holding a subquery outside), and then the
+        ///     window's rows of every group are read to keep a few groups' rows.
+        ///   - joining: what each branch reads before the rollup, ending in `CROSS JOIN`; the rollup is then `r`.
+        ///     Keys listed there and joined in `condition` are looked up one by one, where a list of keys in a
+        ///     condition is checked against the window's rows of every key.
+        func rows(
+            of table: KeyPath<Rollup, String>, columns: String, where condition: String = "", joining: String = ""
+        ) -> String {
+            let (hourly, perMinute) = (joining + Rollup.hour[keyPath: table], joining + Rollup.minute[keyPath: table])
+            return """
+                (SELECT \(columns) FROM \(hourly) r WHERE hour >= \(hours.from) AND hour < \(hours.to)\(condition)
+                 UNION ALL
+                 SELECT \(columns) FROM \(perMinute) r WHERE minute >= \(minutes[0].from) AND minute < \(minutes[0].to)\(condition)
+                 UNION ALL
+                 SELECT \(columns) FROM \(perMinute) r WHERE minute >= \(minutes[1].from) AND minute < \(minutes[1].to)\(condition))
                 """
-                SELECT group_seq, count AS total FROM \(Rollup.minute.groupCounts)
-                    WHERE minute >= \(p(from)) AND minute < \(p(to))\(slice.condition(on: "group_seq"))
-                """
+        }
+
+        /// A subquery of every group's report count in the window: `group_seq, total`, one row per group with
+        /// reports in it, in no order.
+        ///
+        /// The whole hours come from the day rows (``DayCounts``), one or two a group for a day's window where the
+        /// hourly cells are 23; a group whose day rows hold none of the window's hours sums to 0 and is left out.
+        /// On SQLite they are summed group by group: `groups` is read in `group_seq` order and each group's days
+        /// found in its `(group_seq, day)` key, so the sums come out already grouped. Summing the window's rows as
+        /// an index by time yields them instead sorts them all by group in a temporary B-tree, which was most of
+        /// the summary's time. `CROSS JOIN` is SQLite's way to fix the join order; PostgreSQL plans it as any
+        /// inner join. Only the few minute rows at the window's edges are then grouped by sorting.
+        /// - Parameters:
+        ///   - hours: the whole hours, the values bound as ``hours``; `nil` reads none, as a window of minutes only
+        ///     would otherwise still look up every group's empty range of days.
+        ///   - minutes: whether to read the minute ranges.
+        ///   - slice: the part of the groups to sum.
+        func totals(hours: (from: Int64, to: Int64)?, minutes: Bool = true, slice: GroupSlice = .whole) -> String {
+            var branches: [String] = []
+            if let hours {
+                let (from, to) = self.hours
+                branches.append(
+                    """
+                    SELECT k.group_seq, \(dialect.cappedSum(DayCounts.sum(ofHours: hours, in: "c"))) AS total
+                        FROM groups k CROSS JOIN \(DayCounts.table) c
+                        WHERE \(from) < \(to) AND c.group_seq = k.group_seq
+                            AND c.day >= \(from) / 24 AND c.day <= (\(to) - 1) / 24\(slice.condition(on: "k.group_seq"))
+                        GROUP BY k.group_seq
+                    """)
             }
+            if minutes || hours == nil {
+                branches += self.minutes.map { from, to in
+                    """
+                    SELECT group_seq, count AS total FROM \(Rollup.minute.groupCounts)
+                        WHERE minute >= \(from) AND minute < \(to)\(slice.condition(on: "group_seq"))
+                    """
+                }
+            }
+            return """
+                (SELECT group_seq, \(dialect.cappedSum("total")) AS total FROM (
+                    \(branches.joined(separator: "\n    UNION ALL\n    "))
+                ) w GROUP BY group_seq HAVING SUM(total) > 0)
+                """
         }
-        return """
-            (SELECT group_seq, \(dialect.cappedSum("total")) AS total FROM (
-                \(branches.joined(separator: "\n    UNION ALL\n    "))
-            ) w GROUP BY group_seq HAVING SUM(total) > 0)
-            """
-    }
-
-    /// ``totals(dialect:hours:minutes:slice:)`` of this window, reading only its non-empty kinds of buckets.
-    func totals(dialect: SQLDialect, slice: GroupSlice = .whole) -> String {
-        Self.totals(
-            dialect: dialect, hours: hours.from < hours.to ? hours : nil,
-            minutes: minutes.contains { $0.from < $0.to }, slice: slice)
     }
 }

@@ -15,12 +15,8 @@ struct WindowIndex {
     /// The statement; its rows have the `groups` columns of a lifecycle and key, and `total0`, `decodes0`,
     /// `total1`, … per window, in the order of ``windows`` (`decodesN` is `NULL` without decodes).
     var statement: SQLStatement {
-        var arguments: [SQLValue] = []
-        func bindValue(_ value: SQLValue) -> String {
-            arguments.append(value)
-            return dialect.parameter(arguments.count)
-        }
-        func bind(_ value: Int64) -> String { bindValue(.integer(value)) }
+        var sql = SQLBuilder(dialect)
+        func bind(_ value: Int64) -> String { sql.bind(.integer(value)) }
         // A row is hourly (fine = 0) or per minute (fine = 1); each window takes its own buckets of each.
         func holds(_ window: WindowBuckets) -> String {
             let minutes = window.minutes.map { "(bucket >= \(bind($0.from)) AND bucket < \(bind($0.to)))" }
@@ -37,7 +33,7 @@ struct WindowIndex {
         let minutes = Self.span(windows.flatMap(\.minutes))
         func rows(_ table: KeyPath<Rollup, String>, _ key: String) -> String {
             func ofEnvironment() -> String {
-                environment.map { " AND environment = \(bindValue(.text($0)))" } ?? ""
+                environment.map { " AND environment = \(sql.bind(.text($0)))" } ?? ""
             }
             return """
                 (SELECT \(key), hour AS bucket, 0 AS fine, count FROM \(Rollup.hour[keyPath: table])
@@ -56,14 +52,13 @@ struct WindowIndex {
             GROUP BY app_id, endpoint
             """
         let perWindow = windows.indices.map { "h.total\($0), d.decodes\($0)" }.joined(separator: ", ")
-        return SQLStatement(
-            """
-            SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.state,
-                   g.resolved_at, g.regressed_at, g.regressed_version, \(perWindow)
-            FROM (\(failures)) h JOIN groups g ON g.group_seq = h.group_seq
-            LEFT JOIN (\(decodes)) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
-            """,
-            arguments)
+        return sql.statement(
+            appending: """
+                SELECT g.group_id, g.app_id, g.endpoint, g.path, g.kind, g.first_seen, g.last_seen, g.state,
+                       g.resolved_at, g.regressed_at, g.regressed_version, \(perWindow)
+                FROM (\(failures)) h JOIN groups g ON g.group_seq = h.group_seq
+                LEFT JOIN (\(decodes)) d ON d.app_id = g.app_id AND d.endpoint = g.endpoint
+                """)
     }
 
     /// The smallest range holding every non-empty range; `(0, 0)` when all are empty.
