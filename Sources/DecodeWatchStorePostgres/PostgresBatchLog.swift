@@ -43,27 +43,28 @@ final class PostgresBatchLog: BatchLog {
         guard let store else { throw StoreError(.unavailable, "The PostgreSQL store of this log was closed.") }
         try await store.checkGroups(of: batches.map(\.aggregate))
         let owner = await store.presence.keep()
-        var rows: [String] = []
-        var arguments: [SQLValue] = []
-        for (batch, source) in batches.map({ ($0.aggregate, $0.source) }) {
-            let first = arguments.count
-            rows.append("($\(first + 1), $\(first + 2), $\(first + 3)::BIGINT, $\(first + 4), $\(first + 5)::BYTEA)")
-            arguments += [
-                .text(batch.appID), .text(batch.batchID), SQLValue(batch.receivedAt), .text(source.encoding.rawValue),
-                .blob(source.body),
-            ]
+        var builder = SQLBuilder(.postgres)
+        builder.append("INSERT INTO ingest_log (app_id, batch_id, received_at, encoding, body, owner)\n")
+        builder.append(
+            "SELECT v.app_id, v.batch_id, v.received_at, v.encoding, v.body, \(bind: .integer(owner))::BIGINT\n")
+        builder.append("FROM (VALUES ")
+        for (index, batch) in batches.enumerated() {
+            let (aggregate, source) = (batch.aggregate, batch.source)
+            builder.append(
+                """
+                \(index == 0 ? "" : ", ")(\(bind: .text(aggregate.appID)), \(bind: .text(aggregate.batchID)), \
+                \(bind: SQLValue(aggregate.receivedAt))::BIGINT, \(bind: .text(source.encoding.rawValue)), \
+                \(bind: .blob(source.body))::BYTEA)
+                """)
         }
-        arguments.append(.integer(owner))
-        let statement = SQLStatement(
+        builder.append(
             """
-            INSERT INTO ingest_log (app_id, batch_id, received_at, encoding, body, owner)
-            SELECT v.app_id, v.batch_id, v.received_at, v.encoding, v.body, $\(arguments.count)::BIGINT
-            FROM (VALUES \(rows.joined(separator: ", "))) AS v (app_id, batch_id, received_at, encoding, body)
+            ) AS v (app_id, batch_id, received_at, encoding, body)
             WHERE NOT EXISTS (SELECT 1 FROM batches b WHERE b.app_id = v.app_id AND b.batch_id = v.batch_id)
             ON CONFLICT (app_id, batch_id) DO NOTHING
             RETURNING seq, app_id, batch_id
-            """,
-            arguments)
+            """)
+        let statement = builder.statement()
         let logged: [(BatchIdentity, Int64)]
         do {
             logged = try await store.performAlone(statement, access: .write) { records in
@@ -96,8 +97,8 @@ final class PostgresBatchLog: BatchLog {
 
     func drop(_ seqs: [Int64]) async throws {
         guard let store, !seqs.isEmpty else { return }
-        let delete = SQLStatement(
-            "DELETE FROM ingest_log WHERE seq IN (\(Self.list(seqs.count)))", seqs.map(SQLValue.integer))
+        let delete = SQLDialect.postgres.statement(
+            "DELETE FROM ingest_log WHERE seq IN (\(bind: seqs.map(SQLValue.integer)))")
         _ = try await store.performAlone(delete, access: .write) { $0.count }
     }
 
@@ -109,22 +110,21 @@ final class PostgresBatchLog: BatchLog {
         await store.presence.keep()
         let limit = batchesPerFold
         let age = atStart ? 0 : Self.orphanAge.components.seconds * 1000
-        let claim = SQLStatement(
+        let claim = SQLDialect.postgres.statement(
             """
             SELECT seq, app_id, batch_id, received_at, encoding, body FROM ingest_log
-            WHERE NOT folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - $1
+            WHERE NOT folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - \(bind: .integer(age))
                 AND (owner IS NULL OR owner NOT IN (\(Self.runningReplicas)))
-            ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED
-            """,
-            [.integer(age), .integer(Int64(limit))])
+            ORDER BY seq LIMIT \(bind: .integer(Int64(limit))) FOR UPDATE SKIP LOCKED
+            """)
         let logger = logger
         // Folded batches, once no delivery of theirs can still be in flight from before their fold.
-        let cleanup = SQLStatement(
+        let cleanup = SQLDialect.postgres.statement(
             """
             DELETE FROM ingest_log
-            WHERE folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - $1
-            """,
-            [.integer(Self.orphanAge.components.seconds * 1000)])
+            WHERE folded AND logged_at < (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT
+                - \(bind: .integer(Self.orphanAge.components.seconds * 1000))
+            """)
         _ = try await store.performAlone(cleanup, access: .write) { $0.count }
         var total = 0
         while true {
@@ -167,8 +167,8 @@ final class PostgresBatchLog: BatchLog {
 
     func holds(upTo seq: Int64) async throws -> Bool {
         guard let store else { return false }
-        let statement = SQLStatement(
-            "SELECT seq FROM ingest_log WHERE seq <= $1 AND NOT folded LIMIT 1", [.integer(seq)])
+        let statement = SQLDialect.postgres.statement(
+            "SELECT seq FROM ingest_log WHERE seq <= \(bind: .integer(seq)) AND NOT folded LIMIT 1")
         return try await store.performAlone(statement, access: .lookup) { !$0.isEmpty }
     }
 
@@ -185,12 +185,10 @@ final class PostgresBatchLog: BatchLog {
         """
 
     private static func markFolded(_ seqs: [Int64]) -> SQLStatement {
-        SQLStatement(
-            "UPDATE ingest_log SET folded = true WHERE seq IN (\(list(seqs.count))) AND NOT folded RETURNING seq",
-            seqs.map(SQLValue.integer))
-    }
-
-    private static func list(_ count: Int) -> String {
-        (1...count).map { "$\($0)" }.joined(separator: ", ")
+        SQLDialect.postgres.statement(
+            """
+            UPDATE ingest_log SET folded = true WHERE seq IN (\(bind: seqs.map(SQLValue.integer))) AND NOT folded
+            RETURNING seq
+            """)
     }
 }

@@ -22,12 +22,11 @@ extension SQLStore {
         }
         guard !keys.isEmpty else { return }
         let ids = Array(keys.keys)
-        let lookup = SQLStatement(
+        let lookup = dialect.statement(
             """
             SELECT group_id, app_id, endpoint, path, kind FROM groups
-            WHERE group_id IN (\(dialect.parameters(from: 1, count: ids.count)))
-            """,
-            ids.map(SQLValue.text))
+            WHERE group_id IN (\(bind: ids.map(SQLValue.text)))
+            """)
         let found = try await perform(
             .fetch(lookup) { [keys] rows in
                 try rows.map { row in

@@ -14,12 +14,6 @@ package enum SQLDialect: Sendable {
         }
     }
 
-    /// The parameters at `count` consecutive positions from `first`, comma-separated, for `IN (…)`
-    /// and multi-row `VALUES`.
-    package func parameters(from first: Int, count: Int) -> String {
-        (first..<first + count).map(parameter).joined(separator: ", ")
-    }
-
     /// How many rows each statement of a multi-row insert of `count` rows takes, at most `max` each: full
     /// statements, then the rest in falling powers of two, so that each table has at most a handful of distinct
     /// texts to keep (SQLite keeps the ingest inserts prepared, ``SQLStatement/isReused``, since it parses a
