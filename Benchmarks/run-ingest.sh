@@ -90,7 +90,8 @@ settle() {
 
 # The batches the running collector has stored so far, from its metrics.
 stored() {
-    curl -s http://127.0.0.1:18080/metrics | awk '/^decodewatch_ingest_batches_total\{outcome="stored"/ { print int($2) }'
+    curl -s http://127.0.0.1:18080/metrics |
+        awk '/^decodewatch_ingest_batches_total\{outcome="stored"/ { n = $2 } END { print int(n) }'
 }
 
 # cpu_since TICKS STORED: the collector's CPU per batch stored since it had used TICKS and stored STORED.
