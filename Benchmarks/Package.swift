@@ -12,10 +12,14 @@ let package = Package(
     dependencies: [.package(path: ".."), .package(path: "../SDK")],
     targets: [
         .target(name: "BenchmarkSupport"),
+        // libdeflate, the inflate IngestBench measures next to zlib's (Debian: libdeflate-dev).
+        .systemLibrary(
+            name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .executableTarget(
             name: "IngestBench",
             dependencies: [
                 "BenchmarkSupport",
+                "CLibdeflate",
                 .product(name: "DecodeWatchCore", package: root),
                 .product(name: "DecodeWatchZlib", package: "SDK"),
             ]

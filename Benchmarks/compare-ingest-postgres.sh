@@ -26,18 +26,13 @@ postgres_start
 # measure BINARY SCHEMA: the full-rate run, its folded rate and CPU per batch, then the paced run's latency.
 measure() {
     replicas_start "$1" "$2" "$replicas"
-    local postgres_before collectors_before postgres_ticks collectors_ticks hz
-    hz=$(getconf CLK_TCK)
+    local postgres_before collectors_before
     postgres_before=$(postgres_cpu_ticks)
     collectors_before=$(replicas_cpu_ticks)
     wrk -t2 -c32 -d10s -s ingest.lua http://127.0.0.1:18099 -- "$work/batches" $count 2 >/dev/null
     # Not in a subshell: it sets folded_rate and stored_batches.
     replicas_folded "$2" 10 >/dev/null
-    postgres_ticks=$(($(postgres_cpu_ticks) - postgres_before))
-    collectors_ticks=$(($(replicas_cpu_ticks) - collectors_before))
-    printf "full rate %s batches/s folded, CPU per batch: collectors %.2f ms, PostgreSQL %.2f ms; " "$folded_rate" \
-        "$(echo "$collectors_ticks * 1000 / $hz / $stored_batches" | bc -l)" \
-        "$(echo "$postgres_ticks * 1000 / $hz / $stored_batches" | bc -l)"
+    echo -n "full rate $folded_rate batches/s folded, $(replicas_cpu_per_batch "$collectors_before" "$postgres_before"); "
     wrk -t2 -c32 -d10s --latency -s ingest-fixed-rate.lua http://127.0.0.1:18099 -- "$work/paced" $count 2 "$rate" |
         awk -v rate="$rate" '$1 ~ /^(50|99)(\.000)?%$/ { p[$1 + 0] = $2 } /^Sent late/ { late = $3 }
             END { printf "at %s batches/s offered p50 %s, p99 %s, %s sent late\n", rate, p[50], p[99], late }'

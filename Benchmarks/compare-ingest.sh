@@ -11,6 +11,7 @@ set -euo pipefail
 before=$(realpath "$1")
 after=$(realpath "$2")
 cd "$(dirname "$0")"
+source ./cpu-ticks.sh
 rounds=${3:-3}
 rate=${4:-450}
 work=$(mktemp -d)
@@ -30,10 +31,7 @@ measure() {
     local serve=$!
     sleep 1
     wrk -t2 -c32 -d10s --latency -s "$2" http://127.0.0.1:18080 -- "$work/batches" $count 2 $rate
-    local ticks batches
-    ticks=$(awk '{ print $14 + $15 }' "/proc/$serve/stat")
-    batches=$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')
-    echo "cpu per batch: $(awk -v t="$ticks" -v b="$batches" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t * 1000 / hz / b }') ms"
+    echo "cpu per batch: $(per_batch "$(cpu_ticks $serve)" "$(sqlite3 "$work/bench.sqlite" 'SELECT COUNT(*) FROM batches')")"
     kill $serve
     wait $serve 2>/dev/null || true
 }

@@ -21,6 +21,6 @@ fi
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --collect-atstart=no \
     --toggle-collect='*loopStep*' \
     "$bench" cpu "$work/batches" "${2:-8}" >"$work/loop.txt" 2>"$work/valgrind.txt"
-batches=$(awk '{ print $2 }' "$work/loop.txt")
+batches=$(awk 'NR == 1 { print $2 }' "$work/loop.txt")
 instructions=$(awk '/^(summary|totals):/ { print $2; exit }' "$work/callgrind.out")
 echo "$batches batches under callgrind: $((instructions / batches / 1000)) k instructions per batch"

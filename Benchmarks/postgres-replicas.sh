@@ -9,9 +9,15 @@
 #                               folding after a SECONDS-long run; sets `folded_rate` (batches/s)
 #                               and `stored_batches`
 #   replicas_stop
-#   postgres_cpu_ticks          CPU ticks PostgreSQL's processes have used so far
+#   postgres_cpu_ticks          CPU ticks PostgreSQL's processes (its postmaster and the postmaster's children,
+#                               exited ones included) have used so far
 #   replicas_cpu_ticks          CPU ticks the running replicas have used so far
+#   replicas_cpu_per_batch COLLECTOR_TICKS POSTGRES_TICKS
+#                               the replicas' and PostgreSQL's CPU per batch stored since they had used those ticks
+#                               (after replicas_folded, over its `stored_batches`: on a fresh schema)
+# It sources cpu-ticks.sh, which reads the ticks from /proc.
 
+source ./cpu-ticks.sh
 work=$(mktemp -d)
 postgres_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 postgres_owner=()
@@ -82,18 +88,18 @@ replicas_stop() {
     wait "$nginx_pid" "${replica_pids[@]}" 2>/dev/null || true
 }
 
+# The postmaster's own processes only: another PostgreSQL on this machine (a test run's) is not counted.
 postgres_cpu_ticks() {
-    local pid total=0
-    for pid in $(pgrep -u postgres); do
-        total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
+    tree_cpu_ticks "$(head -n 1 "$work/pg/postmaster.pid")"
 }
 
 replicas_cpu_ticks() {
-    local pid total=0
-    for pid in "${replica_pids[@]}"; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
-    echo "$total"
+    cpu_ticks "${replica_pids[@]}"
+}
+
+replicas_cpu_per_batch() {
+    echo "CPU per stored batch: collectors $(per_batch $(($(replicas_cpu_ticks) - $1)) "$stored_batches")," \
+        "PostgreSQL $(per_batch $(($(postgres_cpu_ticks) - $2)) "$stored_batches")"
 }
 
 cleanup() {

@@ -8,6 +8,10 @@
 # wrk; run as root or as a user that may run PostgreSQL's initdb. INGEST_MODE=direct runs the collectors with
 # `--ingest-mode direct`. After each full-rate run, the same replicas get half the rate they folded, offered at a
 # fixed rate (ingest-fixed-rate.lua) with batches of their own, for their latency below capacity.
+# Each full-rate run also prints CPU per stored batch (cpu-ticks.sh: user + system time from /proc, from just before
+# wrk starts until its last batch is folded, over the batches stored in that run), the collectors' and, on
+# PostgreSQL, PostgreSQL's own (its postmaster and the postmaster's children): with other work on this machine,
+# throughput says more about that work than about ingest, CPU per batch much less.
 # Usage: Benchmarks/run-ingest-postgres.sh [seconds] [connections]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -55,8 +59,9 @@ echo "== SQLite, one collector (reference)"
     2>"$work/serve-sqlite.log" &
 sqlite_pid=$!
 sleep 1
-wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18100 -- "$work/batches" $count 2 |
-    grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+sqlite_ticks=$(cpu_ticks "$sqlite_pid")
+wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest.lua http://127.0.0.1:18100 -- "$work/batches" $count 2 |
+    grep -E 'Requests/sec|Latency|^ +99%|requests in|Non-2xx'
 started=$(date +%s.%N)
 while pending=$(curl -s http://127.0.0.1:18100/metrics |
     awk '/^decodewatch_ingest_pending_batches / { print int($2) }') && [ "${pending:-0}" -gt 0 ]; do
@@ -67,6 +72,7 @@ stored=$(curl -s http://127.0.0.1:18100/metrics |
     awk '/^decodewatch_ingest_batches_total\{outcome="stored"/ { print int($2) }')
 echo "stored batches: $stored (x100 reports), the last folded $wait_s s after the run:" \
     "$(awk -v n="$stored" -v s="$seconds" -v w="$wait_s" 'BEGIN { printf "%.0f", n / (s + w) }') batches/s folded"
+echo "CPU per stored batch: collector $(per_batch $(($(cpu_ticks "$sqlite_pid") - sqlite_ticks)) "$stored")"
 kill "$sqlite_pid"
 wait "$sqlite_pid" 2>/dev/null || true
 
@@ -76,9 +82,12 @@ for replicas in 1 2 3; do
     schema="bench_$replicas"
     replicas_start ../.build/release/decodewatch "$schema" "$replicas" --ingest-mode "$mode"
     echo "== PostgreSQL, $replicas replica(s) behind nginx"
-    wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18099 -- "$work/batches" $count 2 |
-        grep -E 'Requests/sec|Latency|requests in|Non-2xx'
+    collectors_ticks=$(replicas_cpu_ticks)
+    postgres_ticks=$(postgres_cpu_ticks)
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest.lua http://127.0.0.1:18099 -- "$work/batches" $count 2 |
+        grep -E 'Requests/sec|Latency|^ +99%|requests in|Non-2xx'
     replicas_folded "$schema" "$seconds"
+    replicas_cpu_per_batch "$collectors_ticks" "$postgres_ticks"
     rate=$((folded_rate / 2))
     echo "== PostgreSQL, $replicas replica(s) at half that rate: $rate batches/s, offered at a fixed rate"
     wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18099 -- \

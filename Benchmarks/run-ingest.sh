@@ -3,7 +3,11 @@
 # nginx answering the same compressed batches (the HTTP limit) and a bare inflate + parse loop
 # (the CPU limit). Then the collector's resident memory idle and at full load, and its latency at half
 # the rate it reached, offered at a fixed rate (ingest-fixed-rate.lua), and the disk's fsync latency, the
-# floor under it.
+# floor under it. Every collector run also prints the collector's CPU per stored batch (user + system time of the
+# `decodewatch serve` process from /proc, from just before wrk starts until the run's last batch is folded, over the
+# batches the collector counted as stored in that run): with other work on this machine, throughput says more about
+# that work than about the collector, CPU per batch much less. The resident memory idle is taken after start and
+# again 10 s after the last load, with the allocator the collector was run with (glibc malloc unless LD_PRELOAD).
 # The batches are realistic ones from `IngestBench generate` (the distributions of shared/bench/realistic_batches.py,
 # checked by check-workload.py: 100 reports of 30 skewed groups from raw endpoints with ids, about 6 KB deflate and
 # 37 KB JSON each), each from one of 500 installs at random unless `installs` says otherwise; a large app's are
@@ -14,6 +18,7 @@
 # Usage: Benchmarks/run-ingest.sh [seconds] [connections] [installs]
 set -euo pipefail
 cd "$(dirname "$0")"
+source ./cpu-ticks.sh
 seconds=${1:-10}
 connections=${2:-32}
 installs=${3:-500}
@@ -72,19 +77,36 @@ outcomes() {
         }'
 }
 
-# On SQLite a batch is acknowledged once it is in the log of acknowledged batches, and folded into the rollups in
-# the background: waits until none is pending, then prints how long that took and the rate counting it, so that
-# the throughput includes the folding and the half-rate run starts with nothing left over.
-folded() {
-    local started now pending
+# Waits until no acknowledged batch is left to fold, and prints how many seconds that took.
+settle() {
+    local started pending
     started=$(date +%s.%N)
     while pending=$(curl -s http://127.0.0.1:18080/metrics | awk '/^decodewatch_ingest_pending_batches / { print int($2) }') \
         && [ "${pending:-0}" -gt 0 ]; do
         sleep 0.02
     done
-    now=$(date +%s.%N)
-    curl -s http://127.0.0.1:18080/metrics | awk -v wait="$(awk -v a="$now" -v b="$started" 'BEGIN { print a - b }')" \
-        -v seconds="$seconds" '
+    awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { print a - b }'
+}
+
+# The batches the running collector has stored so far, from its metrics.
+stored() {
+    curl -s http://127.0.0.1:18080/metrics |
+        awk '/^decodewatch_ingest_batches_total\{outcome="stored"/ { n = $2 } END { print int(n) }'
+}
+
+# cpu_since TICKS STORED: the collector's CPU per batch stored since it had used TICKS and stored STORED.
+cpu_since() {
+    local ticks=$(($(cpu_ticks "$serve") - $1)) batches=$(($(stored) - $2))
+    echo "collector CPU per stored batch: $(per_batch "$ticks" "$batches") ($ticks ticks, $batches batches)"
+}
+
+# On SQLite a batch is acknowledged once it is in the log of acknowledged batches, and folded into the rollups in
+# the background: waits until none is pending, then prints how long that took and the rate counting it, so that
+# the throughput includes the folding and the half-rate run starts with nothing left over.
+folded() {
+    local wait
+    wait=$(settle)
+    curl -s http://127.0.0.1:18080/metrics | awk -v wait="$wait" -v seconds="$seconds" '
         /^decodewatch_ingest_folded_batches_total / { folded = $2 }
         /^decodewatch_ingest_folds_total / { folds = $2 }
         END {
@@ -95,31 +117,42 @@ folded() {
 }
 
 # fixedRate DIR COUNT RATE: the running collector's latency with DIR's batches offered at RATE batches/s, then the
-# batches so far by outcome.
+# batches so far by outcome, and its CPU per batch stored in this run, counting the folds after it.
 fixedRate() {
+    local ticks batches
+    ticks=$(cpu_ticks "$serve")
+    batches=$(stored)
     wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest-fixed-rate.lua http://127.0.0.1:18080 -- \
         "$1" "$2" 2 "$3" | grep -E 'Requests/sec|^ +(50|90|99)(\.000)?%|Non-2xx|Sent late'
     outcomes
+    settle >/dev/null
+    cpu_since "$ticks" "$batches"
 }
 
 # collector LABEL [NAME=VALUE...]: a new collector (default flags, logging included) on a new file, with those
-# variables in its environment: its RSS idle and at full load, then its latency at half the rate it reached.
+# variables in its environment: its RSS idle after start, at full load and 10 s after the last load, its rate and CPU
+# per stored batch at full load, then its latency and CPU per stored batch at half the rate it reached.
 collector() {
-    local label=$1
+    local label=$1 allocator="glibc malloc" setting ticks batches
     shift
+    for setting in "$@"; do
+        if [[ $setting == LD_PRELOAD=* ]]; then allocator=${setting#LD_PRELOAD=}; fi
+    done
     echo "== DecodeWatch collector (release, SQLite, default flags$label)"
     rm -f "$work"/bench.sqlite*
     env "$@" ../.build/release/decodewatch serve --port 18080 --db "$work/bench.sqlite" >"$work/serve.log" 2>&1 &
     serve=$!
     sleep 1
     rss() { awk '/VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve/status"; }
-    echo "RSS idle: $(rss)"
-    wrk -t2 -c"$connections" -d"${seconds}s" -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 \
+    echo "RSS idle after start ($allocator): $(rss)"
+    ticks=$(cpu_ticks "$serve")
+    batches=$(stored)
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s ingest.lua http://127.0.0.1:18080 -- "$work/batches" $count 2 \
         >"$work/full.txt" &
     sleep $((seconds * 2 / 3))
     echo "RSS at full load: $(rss)"
     wait $!
-    grep -E 'Requests/sec|Latency|requests in|Non-2xx' "$work/full.txt"
+    grep -E 'Requests/sec|Latency|^ +99%|requests in|Non-2xx' "$work/full.txt"
     outcomes
     # Commits run one at a time: when they ran for the whole run (seconds), the commit chain set the rate.
     curl -s http://127.0.0.1:18080/metrics | awk '
@@ -128,6 +161,9 @@ collector() {
         /^decodewatch_ingest_batches_per_commit_count / { commits = $2 }
         END { printf "commits: %d of %.1f batches on average, running for %.1f s in all\n", commits, stored / commits, busy }'
     folded
+    cpu_since "$ticks" "$batches"
+    awk '/Requests\/sec/ { rate = $2 } $1 == "99%" { p99 = $2 }
+        END { printf "full rate: %.0f reports/s acknowledged, p99 %s\n", rate * 100, p99 }' "$work/full.txt"
 
     rate=$(awk '/Requests\/sec/ { print int($2 / 2) }' "$work/full.txt")
     echo "== The same collector at half that rate: $rate batches/s, offered at a fixed rate"
@@ -136,6 +172,8 @@ collector() {
         echo "== The same collector at $target batches/s (125,000 reports/s), offered at a fixed rate"
         fixedRate "$work/target" $targetCount "$target"
     fi
+    sleep 10
+    echo "RSS 10 s after the last load ($allocator): $(rss)"
     kill "$serve"
     wait "$serve" 2>/dev/null || true
 }

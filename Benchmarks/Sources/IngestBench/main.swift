@@ -5,7 +5,8 @@ let usage = """
     usage:
     \(GenerateArguments.usage)
       IngestBench cpu DIR SECONDS
-            the CPU limit: inflate + validate + fold + redact DIR's first 2,000 batches in a loop, one core
+            the CPU limit: inflate + validate + fold + redact DIR's first 2,000 batches in a loop, one core,
+            in CPU µs per batch with each step's share, against a zlib and a libdeflate inflate of the same batches
     """
 
 /// Prints the usage on standard error and exits with status 2.
