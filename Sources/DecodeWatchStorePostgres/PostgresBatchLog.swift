@@ -25,8 +25,8 @@ final class PostgresBatchLog: BatchLog {
     static let orphanAge = Duration.seconds(2)
 
     /// Every fold writes the rows of the same groups and cells, so replicas' folds take turns on their row locks,
-    /// and the batches of one fold share most of its rows: folds of 1,000 batches stored about 50 % more realistic
-    /// batches per second than folds of 200, with one replica as with three (BENCHMARKS.md, 2026-12-02).
+    /// and the batches of one fold share most of its rows: a larger fold writes each shared row once for more batches,
+    /// with one replica as with three (BENCHMARKS.md, 2026-12-02).
     let batchesPerFold = 1000
 
     private weak let store: PostgresReportStore?

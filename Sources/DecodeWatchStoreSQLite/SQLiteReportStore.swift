@@ -32,8 +32,8 @@ public final class SQLiteReportStore: SQLStore {
     ///
     /// A read transaction that follows a commit starts with an empty page cache, so a summary read every
     /// page it needs through a `read` call into SQLite's 2 MiB cache; mapped, it reads them where the
-    /// operating system's cache holds them. That made `fields` over 10 million reports about 4 ms faster
-    /// (BENCHMARKS.md). The writer keeps its own cache warm across commits and maps nothing.
+    /// operating system's cache holds them, without a copy per page (BENCHMARKS.md, the `fields` query
+    /// measurements). The writer keeps its own cache warm across commits and maps nothing.
     static let readerMapSize = 1 << 30
 
     /// Opens (creating if needed) and migrates a database file.

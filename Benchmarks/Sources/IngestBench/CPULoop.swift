@@ -153,5 +153,5 @@ private struct StepTimes {
 @inline(never)
 func loopStep(_ body: Data, pipeline: IngestPipeline) throws -> Int {
     let source = BatchSource(body: body, encoding: .deflate)
-    return pipeline.aggregate(try pipeline.validate(source, receivedAt: Date()), source: nil).acceptedReports
+    return pipeline.aggregate(try pipeline.validate(source, receivedAt: Date())).acceptedReports
 }

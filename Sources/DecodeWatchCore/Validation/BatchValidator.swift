@@ -63,7 +63,7 @@ public struct BatchValidator: Sendable {
         var samples: [(at: Date, report: Int, accepted: Int)] = []
         // Reports are moved out of the batch one by one, first to last, rather than copied: a copy retains
         // each of a report's strings, and the batch's own copies would all be released afterwards. Matching on
-        // `consume slot` moves the report out of its slot too, where binding it copied it (1.7 % of the loop).
+        // `consume slot` moves the report out of its slot too, where binding it copied it.
         var slots = incoming.reports
         incoming.reports = []
         slots.reverse()

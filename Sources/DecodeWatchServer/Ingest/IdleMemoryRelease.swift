@@ -9,8 +9,8 @@ import ServiceLifecycle
 /// Gives the memory that ingest freed back to the operating system once ingest goes quiet.
 ///
 /// glibc's malloc keeps what is freed in its arenas (one per thread that allocated, up to eight per core) for the
-/// next allocation: after a soak at half capacity the collector stayed at 171 MiB idle, against 48 MiB at start,
-/// nearly all of it free memory held by malloc. `malloc_trim(0)` hands every free page of every arena back. It
+/// next allocation: after a soak the collector stayed idle at several times its size at start, nearly all of it
+/// free memory held by malloc (BENCHMARKS.md, "Current figures", memory). `malloc_trim(0)` hands every free page of every arena back. It
 /// walks the heaps, so it runs only once ingest has been quiet for a second, again after ``secondTrim`` (for what
 /// the background folding of acknowledged batches freed meanwhile), and then every ``laterTrims`` while quiet.
 ///

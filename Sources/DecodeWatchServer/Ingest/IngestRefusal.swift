@@ -12,7 +12,8 @@ struct IngestRefusal: Sendable {
     /// The shortest and longest hold of a refusal, in nanoseconds.
     let holds: ClosedRange<Int64>
     /// Longest hold of a refusal, when `Retry-After` is longer. Up to 5 s, a storm's clients are held rather than
-    /// reconnecting: with holds of at most 3 s, a storm of 1,024 clients stored about 10 % fewer batches.
+    /// reconnecting: shorter holds made a storm's clients reconnect sooner, and the collector stored fewer batches
+    /// (BENCHMARKS.md, "refusals held up to `Retry-After`").
     static let maxHold = TimeAmount.seconds(5)
 
     /// - Parameters:

@@ -8,8 +8,8 @@ import NIOHTTPTypes
 ///
 /// Under a retry storm a refusal that went through the router took a task on the cooperative pool, where the
 /// batches being stored are read, inflated and validated, and its body was then read and dropped so that the
-/// connection could carry the next request: with 1,024 connections retrying at once, refusals took the CPU and the
-/// collector stored 12 % of its capacity. Refused here, a batch costs the parsing of its head and a constant answer;
+/// connection could carry the next request: with a thousand connections retrying at once, refusals took the CPU
+/// and the collector stored a small part of its capacity (BENCHMARKS.md, "refusals held up to `Retry-After`"). Refused here, a batch costs the parsing of its head and a constant answer;
 /// its body is never read, and its connection is closed, so a client that retries at once pays for a new
 /// connection, as behind Envoy's overload manager or nginx's `limit_conn`. Its place is taken here too, not later
 /// in the router: heads that found the queue with room while the router had not yet let earlier ones in were half

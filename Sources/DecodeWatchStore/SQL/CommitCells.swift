@@ -56,8 +56,7 @@ struct AppVersion: Comparable, Sendable {
 }
 
 /// Adds up the counts of equal cells by sorting them: the rows go out sorted anyway. Adding them up in
-/// dictionaries and then sorting their keys took 6 % of the collector's CPU at full load, most of it hashing;
-/// building the rollup rows this way takes 3.6 %.
+/// dictionaries and then sorting their keys cost more, most of it hashing.
 func tally<ID>(_ entries: [(cell: Cell<ID>, count: Int)]) -> [(cell: Cell<ID>, count: Int)] {
     var result: [(cell: Cell<ID>, count: Int)] = []
     result.reserveCapacity(entries.count)

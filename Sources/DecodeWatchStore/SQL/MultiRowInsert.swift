@@ -35,8 +35,8 @@ extension IngestStatements {
 }
 
 /// What a multi-row insert's text depends on. Every commit writes the same few texts, each thousands of
-/// characters long: they are written once per process (``text``) instead of once per commit, which took 3 % of
-/// the collector's CPU at full load.
+/// characters long: they are written once per process (``text``) instead of once per commit, where writing them
+/// showed in the collector's profile at full load.
 private struct InsertShape: Hashable {
     let table: String
     let columns: [String]

@@ -256,8 +256,8 @@ struct FieldsReader {
     /// environment filter, that version's and environment's decodes only.
     ///
     /// Only the page's endpoints are summed, each endpoint's rows found by its key: all endpoints of the page's
-    /// apps took twice as long, most of it sorting rows no rate needs, and the window's rows of every endpoint
-    /// checked against the page's list 4–5 ms where the lookups take 1 ms over 10 million reports.
+    /// apps cost more, most of it sorting rows no rate needs, and so did checking the window's rows of every endpoint
+    /// against the page's list, where the lookups read only the page's rows.
     func decodes(of endpoints: [AppEndpoint]) -> SQLStatement {
         statement { sql, bounds in
             let pairs = endpoints.map { "(\(sql.bind(.text($0.app))), \(sql.bind(.text($0.endpoint))))" }

@@ -108,8 +108,8 @@ extension SQLStore {
     /// and per endpoint and version).
     ///
     /// A cell can hang up to ``InstallFold/limit`` install rows: deleting all of those of `limit` cells at once
-    /// made one step of 2,000 busy cells delete up to two million rows, and SQLite took 2.3 s for a million
-    /// (0.26 s without `RETURNING`) while every commit waited for the writer. A cell goes once a step finds
+    /// made one step of busy cells delete millions of rows, which took SQLite seconds while every commit waited for
+    /// the writer. A cell goes once a step finds
     /// none of its installs left, so a later step goes on where this one stopped.
     private func cellDeletes(in rollup: Rollup, before bucket: Int64, limit: Int) -> [SQLStatement] {
         let column = rollup.column

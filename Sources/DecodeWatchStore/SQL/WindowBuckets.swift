@@ -63,7 +63,8 @@ extension WindowBuckets {
         ///
         /// Each range of minutes is a branch of its own: SQLite answers `(minute in one range) OR (minute in the
         /// other)` with a "multi-index OR", which collects every matching key and then looks each row up again,
-        /// and so took 66 ms for the 24,000 edge rows of a busy day where one range scan per branch takes 2 ms.
+        /// and so costs far more on a busy day's edge rows than one range scan per branch (BENCHMARKS.md, the
+        /// `fields` query measurements).
         /// - Parameters:
         ///   - table: the kind of rollup, by its hourly table's name in ``Rollup``.
         ///   - columns: the columns to read, the same in both tables.

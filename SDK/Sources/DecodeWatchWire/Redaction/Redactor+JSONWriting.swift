@@ -4,7 +4,7 @@ extension Redactor {
     /// Writes a tree parsed by `JSONSerialization` as compact JSON with sorted keys, redacting as it goes.
     ///
     /// Used instead of redacting a copy of the tree and writing it with `JSONSerialization`: on Linux
-    /// that writer takes over a millisecond for 2 KiB, and this one stops at the buffer's limit, so a
+    /// that writer is slow even on small snippets, and this one stops at the buffer's limit, so a
     /// 60 KiB snippet cut to 2 KiB only has its first 2 KiB redacted and written.
     func writeRedacted(_ value: Any, into buffer: inout JSONTextBuffer) {
         if buffer.full { return }
