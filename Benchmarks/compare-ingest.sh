@@ -5,7 +5,7 @@
 # collector's CPU time per stored batch, which moves less with the machine's speed than throughput does.
 # The batches are realistic ones from `IngestBench generate` (the distributions of shared/bench/realistic_batches.py:
 # 100 reports of 30 skewed groups, about 6 KB deflate and 37 KB JSON each).
-# Needs Debian's wrk and sqlite3.
+# Needs Debian's wrk, sqlite3 and libdeflate-dev (IngestBench links it).
 # Usage: Benchmarks/compare-ingest.sh BEFORE_BINARY AFTER_BINARY [rounds] [batches/s offered]
 set -euo pipefail
 before=$(realpath "$1")

@@ -6,7 +6,7 @@
 # this machine's speed, so two builds can be compared in one run each; it does not see cache misses or the
 # cost of atomic reference counting, so confirm a change with compare-ingest.sh too. It counts on 2,000 realistic
 # batches (`IngestBench generate`); counts recorded before 2026-11-29 were taken on the light shape (`--light`).
-# Needs Debian's valgrind.
+# Needs Debian's valgrind and libdeflate-dev (IngestBench links it).
 # Usage: Benchmarks/count-instructions.sh [INGESTBENCH_BINARY] [seconds]
 set -euo pipefail
 cd "$(dirname "$0")"

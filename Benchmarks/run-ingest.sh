@@ -13,8 +13,8 @@
 # 37 KB JSON each), each from one of 500 installs at random unless `installs` says otherwise; a large app's are
 # nearly all different, which makes most install rows new (`run-ingest.sh 10 32 20000`: most batches from an install
 # the collector has not seen).
-# Needs Debian's wrk, nginx and curl, and python3; with Debian's libjemalloc2 it also measures the
-# collector as the deploy files run it.
+# Needs Debian's wrk, nginx, curl and libdeflate-dev (IngestBench measures libdeflate's inflate), and python3; with
+# Debian's libjemalloc2 it also measures the collector as the deploy files run it.
 # Usage: Benchmarks/run-ingest.sh [seconds] [connections] [installs]
 set -euo pipefail
 cd "$(dirname "$0")"

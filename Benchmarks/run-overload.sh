@@ -11,7 +11,7 @@
 # The batches come from `IngestBench generate` (the distributions of shared/bench/realistic_batches.py: 6 KB deflate,
 # 100 reports); a batch is never sent twice to one database unless the run outlasts the batches written (the
 # duplicates are counted).
-# Needs wrk and curl.
+# Needs wrk, curl and libdeflate-dev (IngestBench links it).
 # Usage: Benchmarks/run-overload.sh [capacity-seconds] [soak-seconds] [storm-connections] [binary]
 #   BATCHES=DIR   batches written by an earlier run (cap/, storm/, after/), to skip writing them again
 #   REFERENCE=path/to/decodewatch   another build measured the same way first, in the same run
