@@ -4,8 +4,9 @@
 # Measured the way run-ingest.sh measures SQLite: distinct realistic deflate batches of 100 reports from
 # `IngestBench generate` (the distributions of shared/bench/realistic_batches.py, about 6 KB deflate each), default
 # serve flags (logging included), a 202 once the batch is in the log, the rate counting the folds that follow.
-# PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx and
-# wrk, and libdeflate-dev for IngestBench; run as root or as a user that may run PostgreSQL's initdb. INGEST_MODE=direct runs the collectors with
+# PostgreSQL runs with its durable defaults (fsync and synchronous_commit on). Needs Debian's postgresql, nginx,
+# wrk and libdeflate-dev (for IngestBench); run as root or as a user that may run PostgreSQL's initdb.
+# INGEST_MODE=direct runs the collectors with
 # `--ingest-mode direct`. After each full-rate run, the same replicas get half the rate they folded, offered at a
 # fixed rate (ingest-fixed-rate.lua) with batches of their own, for their latency below capacity.
 # Each full-rate run also prints CPU per stored batch (cpu-ticks.sh: user + system time from /proc, from just before
