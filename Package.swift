@@ -140,6 +140,19 @@ let package = Package(
                     .when(platforms: [.linux]))
             ]
         ),
+        // What the collector's test targets share: one HTTP client for the collector, one scripted receiver, bounded
+        // waits and subprocesses. Tests only; no product exposes it.
+        .target(
+            name: "DecodeWatchTestSupport",
+            dependencies: [
+                sdk.zlib,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/DecodeWatchTestSupport"
+        ),
         .testTarget(name: "DecodeWatchContractsTests", dependencies: ["DecodeWatchContracts", "DecodeWatchCore"]),
         .testTarget(
             name: "DecodeWatchCoreTests",
@@ -149,6 +162,7 @@ let package = Package(
         .testTarget(
             name: "ReporterEndToEndTests",
             dependencies: [
+                "DecodeWatchTestSupport",
                 sdk.app,
                 sdk.wire,
                 sdk.zlib,
@@ -177,6 +191,7 @@ let package = Package(
         .testTarget(
             name: "DecodeWatchServerTests",
             dependencies: [
+                "DecodeWatchTestSupport",
                 "DecodeWatchServer",
                 "DecodeWatchStore",
                 "DecodeWatchStoreSQLite",
@@ -187,6 +202,7 @@ let package = Package(
         .testTarget(
             name: "DecodeWatchCLITests",
             dependencies: [
+                "DecodeWatchTestSupport",
                 "DecodeWatchCLI",
                 "DecodeWatchStoreSQLite",
                 sdk.app,

@@ -1,3 +1,4 @@
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -25,61 +26,59 @@ struct AlertCommandTests {
             (["--when", "new", "--environment", "no spaces"], "--environment 'no spaces' must be 1–64 characters"),
         ])
     func refusals(arguments: [String], problem: String) throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Storage.sqlite.flags(in: folder)
-        let webhook = arguments.contains("--webhook") ? [] : ["--webhook", "https://hooks.example.com/T/B/secret"]
-        let result = try CLI.run(["alerts", "add", "--create", "--name", "r"] + webhook + arguments + database)
-        #expect(result.status != 0)
-        #expect(result.error.contains(problem), "\(result.error)")
-        #expect(!result.error.contains("secret"))
-        // A rule refused before the store is opened leaves no database, which `alerts list` then refuses.
-        let list = try CLI.run(["alerts", "list"] + database)
-        if FileManager.default.fileExists(atPath: database[1]) {
-            #expect(list.output.hasPrefix("No alert rules."), "\(list.output)")
-        } else {
-            #expect(list.status != 0 && list.error.contains("No database at"), "\(list.error)")
+        try CLI.withDatabase(on: .sqlite) { _, database in
+            let webhook = arguments.contains("--webhook") ? [] : ["--webhook", "https://hooks.example.com/T/B/secret"]
+            let result = try CLI.run(["alerts", "add", "--create", "--name", "r"] + webhook + arguments + database)
+            #expect(result.status != 0)
+            #expect(result.error.contains(problem), "\(result.error)")
+            #expect(!result.error.contains("secret"))
+            // A rule refused before the store is opened leaves no database, which `alerts list` then refuses.
+            let list = try CLI.run(["alerts", "list"] + database)
+            if FileManager.default.fileExists(atPath: database[1]) {
+                #expect(list.output.hasPrefix("No alert rules."), "\(list.output)")
+            } else {
+                #expect(list.status != 0 && list.error.contains("No database at"), "\(list.error)")
+            }
         }
     }
 
     @Test("add, list without secrets, test to a real receiver, and remove", arguments: Storage.allCases)
-    func lifecycle(storage: Storage) throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try storage.flags(in: folder)
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
-        let webhook = "http://127.0.0.1:\(receiver.port)/services/T000/B000/secret-token-123"
-        let added = try CLI.run(
-            [
-                "alerts", "add", "--create", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when",
-                "count-above:50",
-                "--over",
-                "1h", "--webhook", webhook, "--format", "json", "--environment", "staging",
-            ] + database)
-        #expect(added.status == 0, "\(added.error)")
-        let id = try #require(added.output.split(separator: " ").first { $0.hasPrefix("rule_") }.map(String.init))
+    func lifecycle(storage: Storage) async throws {
+        try await CLI.withDatabase(on: storage) { _, database in
+            let receiver = try await TestReceiver.webhook()
+            defer { receiver.cancel() }
+            let webhook = "http://127.0.0.1:\(receiver.port)/services/T000/B000/secret-token-123"
+            let added = try CLI.run(
+                [
+                    "alerts", "add", "--create", "--name", "posts", "--endpoint", "get /v2/posts/42", "--when",
+                    "count-above:50",
+                    "--over",
+                    "1h", "--webhook", webhook, "--format", "json", "--environment", "staging",
+                ] + database)
+            #expect(added.status == 0, "\(added.error)")
+            let id = try #require(added.output.split(separator: " ").first { $0.hasPrefix("rule_") }.map(String.init))
 
-        let table = try CLI.run(["alerts", "list"] + database).output
-        #expect(table.contains(id) && table.contains("count-above:50") && table.contains("GET /v2/posts/{id}"))
-        #expect(table.contains("GET /v2/posts/{id} in staging"))
-        let json = try CLI.run(["alerts", "list", "--format", "json"] + database).output
-        let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
-        #expect(rules.first?["webhook"] as? String == "http://127.0.0.1:\(receiver.port)/…")
-        #expect(rules.first?["environment"] as? String == "staging")
-        #expect(!table.contains("secret-token-123") && !json.contains("secret-token-123"))
+            let table = try CLI.run(["alerts", "list"] + database).output
+            #expect(table.contains(id) && table.contains("count-above:50") && table.contains("GET /v2/posts/{id}"))
+            #expect(table.contains("GET /v2/posts/{id} in staging"))
+            let json = try CLI.run(["alerts", "list", "--format", "json"] + database).output
+            let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            #expect(rules.first?["webhook"] as? String == "http://127.0.0.1:\(receiver.port)/…")
+            #expect(rules.first?["environment"] as? String == "staging")
+            #expect(!table.contains("secret-token-123") && !json.contains("secret-token-123"))
 
-        let sent = try CLI.run(["alerts", "test", id] + database)
-        #expect(sent.status == 0, "\(sent.error)")
-        #expect(sent.output.contains("Sent a sample alert") && !sent.output.contains("secret-token-123"))
-        let body = try #require(try JSONSerialization.jsonObject(with: receiver.requests[0].body) as? [String: Any])
-        #expect(body["test"] as? Bool == true)
-        #expect((body["rule"] as? [String: Any])?["environment"] as? String == "staging")
-        #expect(try AlertSchema.validate(receiver.requests[0].body) == "valid")
+            let sent = try CLI.run(["alerts", "test", id] + database)
+            #expect(sent.status == 0, "\(sent.error)")
+            #expect(sent.output.contains("Sent a sample alert") && !sent.output.contains("secret-token-123"))
+            let body = try #require(try JSONSerialization.jsonObject(with: receiver.requests[0].body) as? [String: Any])
+            #expect(body["test"] as? Bool == true)
+            #expect((body["rule"] as? [String: Any])?["environment"] as? String == "staging")
+            #expect(try AlertSchema.validate(receiver.requests[0].body) == "valid")
 
-        #expect(try CLI.run(["alerts", "remove", id] + database).status == 0)
-        #expect(try CLI.run(["alerts", "list"] + database).output.hasPrefix("No alert rules."))
-        let again = try CLI.run(["alerts", "remove", id] + database)
-        #expect(again.status != 0 && again.error.contains("No alert rule has the id"))
+            #expect(try CLI.run(["alerts", "remove", id] + database).status == 0)
+            #expect(try CLI.run(["alerts", "list"] + database).output.hasPrefix("No alert rules."))
+            let again = try CLI.run(["alerts", "remove", id] + database)
+            #expect(again.status != 0 && again.error.contains("No alert rule has the id"))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 final class AlertHarness: @unchecked Sendable {
     let folder: URL
     let database: [String]
-    let receiver: LocalHTTPReceiver
+    let receiver: TestReceiver
     private(set) var servers: [CLI.RunningServer] = []
     private(set) var ports: [Int] = []
     let session = URLSession(configuration: .ephemeral)
@@ -18,10 +19,14 @@ final class AlertHarness: @unchecked Sendable {
     /// The webhook URL rules post to; its path is the kind of secret no log may show.
     var webhook: String { "http://127.0.0.1:\(receiver.port)/services/T000/B000/secret-token-123" }
 
-    init(storage: Storage, receiver: LocalHTTPReceiver? = nil) throws {
+    init(storage: Storage, receiver: TestReceiver? = nil) async throws {
         folder = try CLI.temporaryFolder()
         database = try storage.flags(in: folder)
-        self.receiver = try receiver ?? LocalHTTPReceiver()
+        if let receiver {
+            self.receiver = receiver
+        } else {
+            self.receiver = try await TestReceiver.webhook()
+        }
     }
 
     /// Starts `decodewatch serve` processes on the harness's database.
@@ -73,12 +78,10 @@ final class AlertHarness: @unchecked Sendable {
     @discardableResult
     func waitForRequests(_ count: Int, timeout: TimeInterval = 60) async throws -> TimeInterval {
         let started = Date()
-        while receiver.requests.count < count {
-            guard Date().timeIntervalSince(started) < timeout else {
-                Issue.record("\(receiver.requests.count) of \(count) webhook requests after \(timeout)s")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        let received = await receiver.waitForRequests(count, timeout: .seconds(timeout)).count
+        guard received >= count else {
+            Issue.record("\(received) of \(count) webhook requests after \(timeout)s")
+            throw CancellationError()
         }
         return Date().timeIntervalSince(started)
     }
@@ -101,9 +104,8 @@ final class AlertHarness: @unchecked Sendable {
         let line = #"decodewatch_alert_evaluations_total{outcome="ok"}"#
         for server in ports.indices {
             let start = try await counter(line, server: server)
-            for _ in 0..<300 {
-                if try await counter(line, server: server) >= start + more { break }
-                try await Task.sleep(for: .milliseconds(100))
+            try await eventually(within: .seconds(30), every: .milliseconds(100)) {
+                try await counter(line, server: server) >= start + more
             }
         }
     }
@@ -123,7 +125,7 @@ final class AlertHarness: @unchecked Sendable {
     /// Stops every server (checking they exit 0), the receiver, and removes the folder.
     func stop() async throws {
         for server in servers { #expect(try await server.terminate() == 0) }
-        receiver.stop()
+        await receiver.stop()
         session.invalidateAndCancel()
         try? FileManager.default.removeItem(at: folder)
     }

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ struct AlertTests {
         "a new group posts one Slack alert within 60 s at the default interval, naming the field, escaped",
         arguments: Storage.allCases)
     func newGroupAlertsWithinAMinute(storage: Storage) async throws {
-        let harness = try AlertHarness(storage: storage)
+        let harness = try await AlertHarness(storage: storage)
         try harness.addRule(["--name", "posts <break>", "--when", "new", "--over", "10m"])
         try await harness.start(flags: ["--public-url", "https://dw.example.com"])
         let answer = try await harness.post(paths: ["title"], count: 3, version: "5.2.0<!channel>")
@@ -34,7 +35,7 @@ struct AlertTests {
         "the same group again sends nothing; a rate rule crossing its threshold sends one",
         arguments: Storage.allCases)
     func onceThenRate(storage: Storage) async throws {
-        let harness = try AlertHarness(storage: storage)
+        let harness = try await AlertHarness(storage: storage)
         try await harness.start()
         try harness.addRule(["--name", "new fields", "--when", "new"])
         try await harness.post(paths: ["title"], decodes: 1000)
@@ -60,7 +61,7 @@ struct AlertTests {
 
     @Test("500 new groups at once send one JSON alert that lists the top 10, counts 500 and matches the schema")
     func stormBecomesOneSummary() async throws {
-        let harness = try AlertHarness(storage: .sqlite)
+        let harness = try await AlertHarness(storage: .sqlite)
         try await harness.start(flags: ["--alert-interval", "1s", "--public-url", "https://dw.example.com/"])
         try harness.addRule(["--name", "bad deploy", "--when", "new", "--format", "json"])
         #expect(try await harness.post(paths: (0..<500).map { "field\($0)" }).status == 202)
@@ -78,7 +79,7 @@ struct AlertTests {
 
     @Test("two replicas on one PostgreSQL send each alert once")
     func replicasSendOnce() async throws {
-        let harness = try AlertHarness(storage: .postgres)
+        let harness = try await AlertHarness(storage: .postgres)
         try await harness.start(replicas: 2)
         try harness.addRule(["--name", "new fields", "--when", "new"])
         // Both replicas receive reports, and both evaluate every second.
@@ -97,7 +98,8 @@ struct AlertTests {
 
     @Test("a slow, failing webhook is retried and logged without its secret, and ingest stays fast meanwhile")
     func slowWebhook() async throws {
-        let harness = try AlertHarness(storage: .sqlite, receiver: try LocalHTTPReceiver(statuses: [503], delay: 3))
+        let harness = try await AlertHarness(
+            storage: .sqlite, receiver: try await TestReceiver.webhook(statuses: [503], delay: .seconds(3)))
         try await harness.start()
         try harness.addRule(["--name", "new fields", "--when", "new"])
         try await harness.post(paths: ["title"])
@@ -111,9 +113,8 @@ struct AlertTests {
         }
         #expect(slowest < 1, "slowest ingest answer \(slowest)s")
         try await harness.waitForRequests(2)
-        for _ in 0..<100
-        where try await harness.counter(#"decodewatch_alert_deliveries_total{outcome="delivered"}"#) == 0 {
-            try await Task.sleep(for: .milliseconds(100))
+        try await eventually(every: .milliseconds(100)) {
+            try await harness.counter(#"decodewatch_alert_deliveries_total{outcome="delivered"}"#) != 0
         }
         #expect(try await harness.counter("decodewatch_alert_delivery_retries_total") == 1)
         let log = harness.servers[0].readLog()
@@ -126,8 +127,8 @@ struct AlertTests {
 
     @Test("a webhook that is down fails the delivery, logs it, and the next evaluation retries it")
     func downWebhook() async throws {
-        let harness = try AlertHarness(
-            storage: .sqlite, receiver: try LocalHTTPReceiver(statuses: [500, 500, 500, 500]))
+        let harness = try await AlertHarness(
+            storage: .sqlite, receiver: try await TestReceiver.webhook(statuses: [500, 500, 500, 500]))
         try await harness.start()
         try harness.addRule(["--name", "new fields", "--when", "new"])
         try await harness.post(paths: ["title"])
@@ -152,18 +153,7 @@ enum AlertSchema {
             errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(sys.stdin)))
             print("valid" if not errors else "; ".join(e.message for e in errors))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schema]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(body)
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema], input: body)
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -12,157 +13,156 @@ struct CLITests {
         "serve ingests, fields prints the same document as the API, and SIGTERM exits 0",
         arguments: Storage.allCases)
     func serveFieldsAndSIGTERM(storage: Storage) async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        let server = try CLI.start(["serve", "--port", "0"] + db)
-        let port = try await server.port()
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        let posted = try await CLI.postExampleBatch(port: port, session: session)
-        #expect(posted.status == 202, "\(posted.body)")
+        try await CLI.withDatabase(on: storage) { _, db in
+            let server = try CLI.start(["serve", "--port", "0"] + db)
+            let port = try await server.port()
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
+            let posted = try await CLI.postExampleBatch(port: port, session: session)
+            #expect(posted.status == 202, "\(posted.text)")
 
-        let window = CLI.exampleWindow
-        let (apiData, _) = try await session.data(
-            from: URL(
-                string:
-                    "http://127.0.0.1:\(port)/v1/fields?since=\(CLI.exampleDay)T09:00:00Z&until=\(CLI.exampleDay)T10:00:00Z"
-            )!)
-        let json = try CLI.run(["fields", "--format", "json"] + db + window)
-        #expect(json.status == 0)
-        let fromCLI = try JSONDecoder().decode(FieldsSummary.self, from: Data(json.output.utf8))
-        let fromAPI = try JSONDecoder().decode(FieldsSummary.self, from: apiData)
-        #expect(fromCLI == fromAPI)
-        #expect(fromCLI.fields.map(\.count) == [3, 1, 1])
+            let window = CLI.exampleWindow
+            let (apiData, _) = try await session.data(
+                from: URL(
+                    string:
+                        "http://127.0.0.1:\(port)/v1/fields?since=\(CLI.exampleDay)T09:00:00Z&until=\(CLI.exampleDay)T10:00:00Z"
+                )!)
+            let json = try CLI.run(["fields", "--format", "json"] + db + window)
+            #expect(json.status == 0)
+            let fromCLI = try JSONDecoder().decode(FieldsSummary.self, from: Data(json.output.utf8))
+            let fromAPI = try JSONDecoder().decode(FieldsSummary.self, from: apiData)
+            #expect(fromCLI == fromAPI)
+            #expect(fromCLI.fields.map(\.count) == [3, 1, 1])
 
-        let table = try CLI.run(["fields"] + db + window)
-        #expect(table.output.contains("$[*].author_association"))
-        #expect(table.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
+            let table = try CLI.run(["fields"] + db + window)
+            #expect(table.output.contains("$[*].author_association"))
+            #expect(table.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
 
-        let csv = try CLI.run(["fields", "--format", "csv"] + db + window)
-        let lines = csv.output.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("group,app,endpoint,path,kind") == true)
-        #expect(lines.count == 4)
-        #expect(csv.output.contains(#""$[*].files['it\'s.md'].raw_url""#) == false)  // no comma, so not quoted
-        #expect(csv.output.contains(#"$[*].files['it\'s.md'].raw_url"#))
+            let csv = try CLI.run(["fields", "--format", "csv"] + db + window)
+            let lines = csv.output.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("group,app,endpoint,path,kind") == true)
+            #expect(lines.count == 4)
+            #expect(csv.output.contains(#""$[*].files['it\'s.md'].raw_url""#) == false)  // no comma, so not quoted
+            #expect(csv.output.contains(#"$[*].files['it\'s.md'].raw_url"#))
 
-        let group = try #require(fromCLI.fields.first?.group)
-        let resolved = try CLI.run(["resolve", group] + db)
-        #expect(resolved.status == 0)
-        let after = try CLI.run(["fields", "--format", "json"] + db + window)
-        #expect(
-            try JSONDecoder().decode(FieldsSummary.self, from: Data(after.output.utf8)).fields.first?.status
-                == .resolved)
+            let group = try #require(fromCLI.fields.first?.group)
+            let resolved = try CLI.run(["resolve", group] + db)
+            #expect(resolved.status == 0)
+            let after = try CLI.run(["fields", "--format", "json"] + db + window)
+            #expect(
+                try JSONDecoder().decode(FieldsSummary.self, from: Data(after.output.utf8)).fields.first?.status
+                    == .resolved)
 
-        let exit = try await server.terminate()
-        #expect(exit == 0)
-        if let password = Storage.password { #expect(!server.readLog().contains(password)) }
+            let exit = try await server.terminate()
+            #expect(exit == 0)
+            if let password = Storage.password { #expect(!server.readLog().contains(password)) }
+        }
     }
 
     @Test(
         "serve refuses a non-loopback address while keys or tokens are missing, naming what to do",
         arguments: Storage.allCases)
     func refusesRemote(storage: Storage) throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        let open = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
-        #expect(open.status != 0)
-        #expect(open.error.contains("no ingest keys exist"))
-        #expect(open.error.contains("--allow-unauthenticated-remote"))
-        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
-        let keysOnly = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
-        #expect(keysOnly.status != 0)
-        #expect(!keysOnly.error.contains("no ingest keys exist"))
-        #expect(keysOnly.error.contains("no read tokens exist"))
+        try CLI.withDatabase(on: storage) { _, db in
+            let open = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
+            #expect(open.status != 0)
+            #expect(open.error.contains("no ingest keys exist"))
+            #expect(open.error.contains("--allow-unauthenticated-remote"))
+            #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
+            let keysOnly = try CLI.run(["serve", "--host", "0.0.0.0", "--port", "0"] + db)
+            #expect(keysOnly.status != 0)
+            #expect(!keysOnly.error.contains("no ingest keys exist"))
+            #expect(keysOnly.error.contains("no read tokens exist"))
+        }
     }
 
     @Test(
         "keys create prints the key once, list never shows it, serve needs it, and revoke stops it",
         arguments: Storage.allCases)
     func keyLifecycle(storage: Storage) async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        let created = try CLI.run(["keys", "create", "--create", "--app", "com.example.shop", "--name", "ios"] + db)
-        #expect(created.status == 0)
-        let key = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(key.hasPrefix("dwk_") && key.count == 47)
-        #expect(created.error.contains("shown only this once"))
-        let listed = try CLI.run(["keys", "list", "--format", "json"] + db)
-        #expect(!listed.output.contains(key))
-        let keys = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
-        let id = try #require(keys?.first?["id"] as? String)
-        #expect(keys?.first?["app"] as? String == "com.example.shop")
-        #expect(try CLI.run(["keys", "list"] + db).output.contains("active"))
+        try await CLI.withDatabase(on: storage) { _, db in
+            let created = try CLI.run(
+                ["keys", "create", "--create", "--app", "com.example.shop", "--name", "ios"] + db)
+            #expect(created.status == 0)
+            let key = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(key.hasPrefix("dwk_") && key.count == 47)
+            #expect(created.error.contains("shown only this once"))
+            let listed = try CLI.run(["keys", "list", "--format", "json"] + db)
+            #expect(!listed.output.contains(key))
+            let keys = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+            let id = try #require(keys?.first?["id"] as? String)
+            #expect(keys?.first?["app"] as? String == "com.example.shop")
+            #expect(try CLI.run(["keys", "list"] + db).output.contains("active"))
 
-        let server = try CLI.start(["serve", "--port", "0", "--log-level", "debug"] + db)
-        let port = try await server.port()
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        func ingest(_ key: String?) async throws -> Int {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
-            request.httpBody = try Data(
-                contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/spec-example.json"))
-            let (_, response) = try await session.data(for: request)
-            return (response as? HTTPURLResponse)?.statusCode ?? 0
+            let server = try CLI.start(["serve", "--port", "0", "--log-level", "debug"] + db)
+            let port = try await server.port()
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
+            func ingest(_ key: String?) async throws -> Int {
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
+                request.httpMethod = "POST"
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+                request.httpBody = try Data(
+                    contentsOf: CLI.repository.appendingPathComponent("schemas/examples/valid/spec-example.json"))
+                let (_, response) = try await session.data(for: request)
+                return (response as? HTTPURLResponse)?.statusCode ?? 0
+            }
+            #expect(try await ingest(nil) == 401)
+            #expect(try await ingest(key) == 202)
+            #expect(try await ingest(key + "x") == 401)
+            #expect(try CLI.run(["keys", "revoke", id] + db).status == 0)
+            // The collector forgets a revoked key within its cache's 2 seconds.
+            let refused = try await eventually(within: .seconds(3), every: .milliseconds(100)) {
+                try await ingest(key) == 401
+            }
+            #expect(refused)
+            #expect(try await server.terminate() == 0)
+            let log = server.readLog()
+            #expect(log.contains("Ingest needs an ingest key"))
+            #expect(!log.contains(key.dropFirst(4)))
+            #expect(try CLI.run(["keys", "list"] + db).output.contains("revoked"))
+            let unknown = try CLI.run(["keys", "revoke", "key_0000000000000000"] + db)
+            #expect(unknown.status != 0)
+            #expect(unknown.error.contains("No ingest key has the id"))
         }
-        #expect(try await ingest(nil) == 401)
-        #expect(try await ingest(key) == 202)
-        #expect(try await ingest(key + "x") == 401)
-        #expect(try CLI.run(["keys", "revoke", id] + db).status == 0)
-        try await Task.sleep(for: .seconds(3))
-        #expect(try await ingest(key) == 401)
-        #expect(try await server.terminate() == 0)
-        let log = server.readLog()
-        #expect(log.contains("Ingest needs an ingest key"))
-        #expect(!log.contains(key.dropFirst(4)))
-        #expect(try CLI.run(["keys", "list"] + db).output.contains("revoked"))
-        let unknown = try CLI.run(["keys", "revoke", "key_0000000000000000"] + db)
-        #expect(unknown.status != 0)
-        #expect(unknown.error.contains("No ingest key has the id"))
     }
 
     @Test(
         "tokens create reads only unless --scope asks for more, list shows each token's scope, and a bad scope names the choices",
         arguments: Storage.allCases)
     func tokenScopes(storage: Storage) throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        #expect(try CLI.run(["tokens", "create", "--name", "grafana", "--create"] + db).status == 0)
-        let triage = try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db)
-        #expect(triage.status == 0)
-        #expect(triage.error.contains("with the 'triage' scope"), "\(triage.error)")
-        let listed = try CLI.run(["tokens", "list", "--format", "json"] + db)
-        let tokens = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
-        #expect(tokens?.map { $0["name"] as? String } == ["grafana", "oncall"])
-        #expect(tokens?.map { $0["scope"] as? String } == ["read", "triage"])
-        let table = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
-        #expect(table.first?.split(separator: " ").contains("SCOPE") == true, "\(table)")
-        #expect(table.dropFirst().map { $0.split(separator: " ").map(String.init)[2] } == ["read", "triage"])
+        try CLI.withDatabase(on: storage) { _, db in
+            #expect(try CLI.run(["tokens", "create", "--name", "grafana", "--create"] + db).status == 0)
+            let triage = try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db)
+            #expect(triage.status == 0)
+            #expect(triage.error.contains("with the 'triage' scope"), "\(triage.error)")
+            let listed = try CLI.run(["tokens", "list", "--format", "json"] + db)
+            let tokens = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+            #expect(tokens?.map { $0["name"] as? String } == ["grafana", "oncall"])
+            #expect(tokens?.map { $0["scope"] as? String } == ["read", "triage"])
+            let table = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
+            #expect(table.first?.split(separator: " ").contains("SCOPE") == true, "\(table)")
+            #expect(table.dropFirst().map { $0.split(separator: " ").map(String.init)[2] } == ["read", "triage"])
 
-        let bad = try CLI.run(["tokens", "create", "--name", "x", "--scope", "owner"] + db)
-        #expect(bad.status == 64)
-        for word in ["--scope", "'owner'", "read", "triage", "admin"] {
-            #expect(bad.error.contains(word), "\(word): \(bad.error)")
+            let bad = try CLI.run(["tokens", "create", "--name", "x", "--scope", "owner"] + db)
+            #expect(bad.status == 64)
+            for word in ["--scope", "'owner'", "read", "triage", "admin"] {
+                #expect(bad.error.contains(word), "\(word): \(bad.error)")
+            }
         }
     }
 
     @Test("resolving an unknown group fails with one clear line", arguments: Storage.allCases)
     func resolveUnknown(storage: Storage) throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        // Only commands that add something create a database; resolve refuses a missing one.
-        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
-        let result = try CLI.run(["resolve", "0123456789abcdef"] + db)
-        #expect(result.status != 0)
-        #expect(result.error.contains("No group has the id '0123456789abcdef'"))
-        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+        try CLI.withDatabase(on: storage) { _, db in
+            // Only commands that add something create a database; resolve refuses a missing one.
+            #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
+            let result = try CLI.run(["resolve", "0123456789abcdef"] + db)
+            #expect(result.status != 0)
+            #expect(result.error.contains("No group has the id '0123456789abcdef'"))
+            #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+        }
     }
 
     @Test("serve --help documents --metrics-top-fields, and a count over 1000 fails naming the range before listening")
@@ -218,7 +218,7 @@ struct CLITests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let posted = try await CLI.postExampleBatch(port: try await server.port(), session: session)
-        #expect(posted.status == 202, "\(posted.body)")
+        #expect(posted.status == 202, "\(posted.text)")
         #expect(!FileManager.default.fileExists(atPath: path + "-pending"), "direct mode made a log")
         let fields = try CLI.run(
             ["fields", "--format", "json", "--db", path] + CLI.exampleWindow)
@@ -278,11 +278,7 @@ enum CLI {
         return folder
     }
 
-    struct Result {
-        let status: Int32
-        let output: String
-        let error: String
-    }
+    typealias Result = ProcessResult
 
     /// Runs the executable to its end; one that is still running after `timeout` seconds is sent SIGKILL,
     /// so a command that hangs fails its test (status 9) instead of stalling the whole run.
@@ -293,32 +289,12 @@ enum CLI {
     static func run(
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil, timeout: TimeInterval = 120
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(withoutProfiles) { $1 }
-            .merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        let feed = input.map { _ in Pipe() }
-        process.standardOutput = output
-        process.standardError = error
-        if let feed { process.standardInput = feed }
-        try process.run()
-        if let input, let feed {
-            feed.fileHandleForWriting.write(Data(input.utf8))
-            try feed.fileHandleForWriting.close()
-        }
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        defer { watchdog.cancel() }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            error: String(decoding: err, as: UTF8.self))
+        try Subprocess.run(
+            executable, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(withoutProfiles) { $1 }.merging(environment) {
+                $1
+            },
+            input: input.map { Data($0.utf8) }, timeout: timeout)
     }
 
     /// The environment that hides the profiles of the person running the tests: a config folder that never exists.
@@ -343,16 +319,28 @@ enum CLI {
 
     /// Posts `schemas/examples/valid/github-issues.json` (three breaking fields of com.example.octo, in the
     /// hour from 09:00Z), moved to ``exampleDay``, to a collector on this port.
-    /// - Returns: the answer's status and body.
-    static func postExampleBatch(port: Int, session: URLSession) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    static func postExampleBatch(port: Int, session: URLSession) async throws -> HTTPAnswer {
         let example = try String(
             contentsOf: repository.appendingPathComponent("schemas/examples/valid/github-issues.json"), encoding: .utf8)
-        request.httpBody = Data(example.replacingOccurrences(of: "2026-11-21", with: exampleDay).utf8)
-        let (body, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: body, as: UTF8.self))
+        return try await TestHTTPClient(port: port, session: session).post(
+            batch: Data(example.replacingOccurrences(of: "2026-11-21", with: exampleDay).utf8))
+    }
+
+    /// Runs `body` with a temporary folder that holds a fresh database of `storage`, then removes the folder.
+    /// - Parameter body: gets the folder and the store flags for the commands.
+    static func withDatabase<T>(
+        on storage: Storage, _ body: (_ folder: URL, _ db: [String]) async throws -> T
+    ) async throws -> T {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder, try storage.flags(in: folder))
+    }
+
+    /// ``withDatabase(on:_:)`` for a test that starts no collector.
+    static func withDatabase<T>(on storage: Storage, _ body: (_ folder: URL, _ db: [String]) throws -> T) throws -> T {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder, try storage.flags(in: folder))
     }
 
     /// Runs `body` with `decodewatch serve` on a fresh database of `storage`, then stops the collector and
@@ -361,19 +349,30 @@ enum CLI {
     static func withCollector(
         on storage: Storage, _ body: (_ db: [String], _ port: Int, _ session: URLSession) async throws -> Void
     ) async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        let server = try start(["serve", "--port", "0"] + db)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        do {
-            try await body(db, try await server.port(), session)
-        } catch {
-            _ = try? await server.terminate()
-            throw error
+        try await withDatabase(on: storage) { _, db in
+            let server = try start(["serve", "--port", "0"] + db)
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
+            do {
+                try await body(db, try await server.port(), session)
+            } catch {
+                _ = try? await server.terminate()
+                throw error
+            }
+            #expect(try await server.terminate() == 0)
         }
-        #expect(try await server.terminate() == 0)
+    }
+
+    /// ``withCollector(on:_:)`` with the example batch (``postExampleBatch(port:session:)``) posted and acknowledged
+    /// first.
+    static func withExampleCollector(
+        on storage: Storage, _ body: (_ db: [String], _ port: Int, _ session: URLSession) async throws -> Void
+    ) async throws {
+        try await withCollector(on: storage) { db, port, session in
+            let posted = try await postExampleBatch(port: port, session: session)
+            #expect(posted.status == 202, "\(posted.text)")
+            try await body(db, port, session)
+        }
     }
 
     /// Starts the executable with `arguments`; given `ulimit` (such as `-Sn 256`), through `sh`, whose `ulimit` sets
@@ -434,22 +433,16 @@ enum CLI {
             try await pollLog { $0.contains(line) ? true : nil } ?? false
         }
 
-        /// Reads the log every 50 ms for up to 10 seconds until `find` finds something in it.
+        /// Reads the log for up to 10 seconds until `find` finds something in it: the log is a pipe the collector
+        /// writes to, which announces nothing a test could await.
         private func pollLog<Found>(_ find: (String) -> Found?) async throws -> Found? {
-            for _ in 0..<200 {
-                if let found = find(readLog()) { return found }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return nil
+            try await eventuallyFound { find(readLog()) }
         }
 
-        /// Sends SIGTERM and waits for the exit status.
+        /// Sends SIGTERM and waits up to 10 seconds for the exit status; one still running then is killed.
         func terminate() async throws -> Int32 {
             process.terminate()
-            for _ in 0..<200 where process.isRunning {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return process.terminationStatus
+            return try await process.exit(within: .seconds(10))
         }
     }
 }

@@ -1,4 +1,4 @@
-import DecodeWatchZlib
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -30,17 +30,6 @@ struct CheckCommandTests {
         ])
     }
 
-    /// Posts a batch compressed as `encoding` (`gzip` or `deflate`); returns the status.
-    static func post(_ body: Data, encoding: String, port: Int, session: URLSession) async throws -> Int {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(encoding, forHTTPHeaderField: "Content-Encoding")
-        request.httpBody = try Zlib.compress(body, format: encoding == "gzip" ? .gzip : .zlib)
-        let (_, response) = try await session.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
-    }
-
     /// `GET /v1/check` with a query string; returns the status and the JSON object answered.
     static func check(_ query: String, port: Int, session: URLSession) async throws -> (Int, [String: Any]) {
         let (data, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/v1/check?\(query)")!)
@@ -52,14 +41,15 @@ struct CheckCommandTests {
     func releaseCheck() async throws {
         try await CLI.withCollector(on: .sqlite) { db, port, session in
             // 5.2.0: title fails 0.5 %. 5.3.0: title 2 % (4× 5.2.0), author 1.5 % and new, body 0.1 %.
+            let collector = TestHTTPClient(port: port, session: session)
             #expect(
-                try await Self.post(
-                    Self.batch(version: "5.2.0", failures: ["title": 10]), encoding: "gzip", port: port,
-                    session: session) == 202)
+                try await collector.post(batch: Self.batch(version: "5.2.0", failures: ["title": 10]), encoding: "gzip")
+                    .status == 202)
             #expect(
-                try await Self.post(
-                    Self.batch(version: "5.3.0", failures: ["title": 40, "author": 30, "body": 2]),
-                    encoding: "deflate", port: port, session: session) == 202)
+                try await collector.post(
+                    batch: Self.batch(version: "5.3.0", failures: ["title": 40, "author": 30, "body": 2]),
+                    encoding: "deflate"
+                ).status == 202)
             let base = "app=\(Self.app)&version=5.3.0&baseline=5.2.0"
 
             let (status, failed) = try await Self.check(base, port: port, session: session)

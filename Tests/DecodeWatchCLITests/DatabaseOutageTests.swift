@@ -1,3 +1,4 @@
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -46,10 +47,9 @@ struct DatabaseOutageTests {
 
         try psql(admin, "ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
         var status = 0
-        let back = Date()
-        while status != 202, Date().timeIntervalSince(back) < 30 {
+        try await eventually(within: .seconds(30), every: .milliseconds(500)) {
             status = try await ingest("after").statusCode
-            if status != 202 { try await Task.sleep(for: .milliseconds(500)) }
+            return status == 202
         }
         #expect(status == 202)
         #expect(try await ready() == 200)
@@ -63,12 +63,7 @@ struct DatabaseOutageTests {
     }
 
     private func psql(_ url: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["--no-psqlrc", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw StorageSetupError() }
+        let result = try Subprocess.run(tool: "psql", ["--no-psqlrc", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+        guard result.status == 0 else { throw StorageSetupError() }
     }
 }

@@ -1,3 +1,4 @@
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -43,17 +44,17 @@ struct DemoCommandTests {
         process.standardError = output
         try process.run()
         defer { if process.isRunning { process.terminate() } }
+        // Read as it is written, so that waiting for the URL never blocks on the terminal's output.
+        let demo = CLI.RunningServer(process: process, log: output.fileHandleForReading)
 
-        var text = ""
-        var dashboard: URL?
-        for _ in 0..<600 where dashboard == nil {
-            text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            if let range = text.range(of: #"The dashboard: http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
-                dashboard = URL(string: String(text[range].dropFirst("The dashboard: ".count)))
+        let pattern = #"The dashboard: http://127\.0\.0\.1:\d+/"#
+        let dashboard = try await eventuallyFound(within: .seconds(60), every: .milliseconds(100)) {
+            let text = demo.readLog()
+            return text.range(of: pattern, options: .regularExpression).flatMap {
+                URL(string: String(text[$0].dropFirst("The dashboard: ".count)))
             }
-            try await Task.sleep(for: .milliseconds(100))
         }
-        let url = try #require(dashboard, "the demo never printed its dashboard's URL:\n\(text)")
+        let url = try #require(dashboard, "the demo never printed its dashboard's URL:\n\(demo.readLog())")
 
         // Still serving after the tour: the page lists the demo's broken fields.
         try await Task.sleep(for: .seconds(1))
@@ -64,8 +65,8 @@ struct DemoCommandTests {
         #expect(String(decoding: page, as: UTF8.self).contains("data-group="))
 
         input.fileHandleForWriting.write(Data([0x03]))
-        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "Ctrl-C did not stop the demo")
+        let stopped = try await eventually { !process.isRunning }
+        #expect(stopped, "Ctrl-C did not stop the demo")
         #expect(process.terminationStatus == 0)
     }
 }

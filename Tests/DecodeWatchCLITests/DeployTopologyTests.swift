@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -66,9 +67,9 @@ struct DeployTopologyTests {
         }
 
         // The digest job, as the compose file's cron line runs it: posted once, however often it runs.
-        let webhook = try LocalHTTPReceiver()
-        defer { webhook.stop() }
-        let digest = ["digest", "--webhook", webhook.url.absoluteString] + database
+        let webhook = try await TestReceiver.webhook()
+        defer { webhook.cancel() }
+        let digest = ["digest", "--webhook", webhook.webhookURL.absoluteString] + database
         let first = try CLI.run(digest)
         #expect(first.status == 0, "\(first.error)")
         let second = try CLI.run(digest)
@@ -130,7 +131,7 @@ final class DeployNginx: @unchecked Sendable {
             """
         try main.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
 
-        process.executableURL = Self.path(of: "nginx")
+        process.executableURL = Subprocess.path(of: "nginx")
         process.arguments = [
             "-p", folder.path + "/", "-c", folder.appendingPathComponent("nginx.conf").path,
             "-e", folder.appendingPathComponent("error.log").path, "-g", "daemon off;",
@@ -142,10 +143,10 @@ final class DeployNginx: @unchecked Sendable {
 
     /// Waits for nginx to accept TLS connections, or throws with its error log.
     func waitUntilListening() async throws {
-        for _ in 0..<100 {
-            if process.isRunning, (try? request("GET", "/"))?.status == 404 { return }
-            try await Task.sleep(for: .milliseconds(100))
+        let listening = try await eventually(every: .milliseconds(100)) {
+            process.isRunning && (try? request("GET", "/"))?.status == 404
         }
+        if listening { return }
         let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
         throw DeployNginxError(message: "nginx did not start: \(log)")
     }
@@ -173,29 +174,14 @@ final class DeployNginx: @unchecked Sendable {
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
+    /// Sends SIGTERM, which nginx answers with a fast shutdown; for a `defer`, so it does not wait for the exit.
     func stop() {
         process.terminate()
-        process.waitUntilExit()
-    }
-
-    private static func path(of tool: String) -> URL {
-        let found = ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"]
-            .map { URL(fileURLWithPath: $0).appendingPathComponent(tool) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return found ?? URL(fileURLWithPath: "/usr/bin/\(tool)")
     }
 
     private static func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = path(of: name)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.run(tool: name, arguments, mergeError: true)
+        return (result.status, result.output)
     }
 }
 
@@ -207,8 +193,19 @@ struct DeployNginxError: Error, CustomStringConvertible {
 /// A free TCP port on 127.0.0.1, found by binding port 0.
 enum LocalPort {
     static func free() throws -> Int {
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
-        return receiver.port
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw DeployNginxError(message: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw DeployNginxError(message: "no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -50,20 +51,16 @@ import Testing
         let binary = try #require(Self.executable(), "build the executable first: swift build")
         let fixture = try DigestFixture()
         try await fixture.seedDay()
-        let receiver = try LocalHTTPReceiver(statuses: [503])
-        defer { receiver.stop() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
-            "digest", "--db", fixture.path, "--webhook", receiver.url.absoluteString, "--webhook-attempts", "1",
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let receiver = try await TestReceiver.webhook(statuses: [503])
+        defer { receiver.cancel() }
+        let result = try Subprocess.run(
+            binary,
+            [
+                "digest", "--db", fixture.path, "--webhook", receiver.webhookURL.absoluteString, "--webhook-attempts",
+                "1",
+            ])
+        let stderr = result.error
+        #expect(result.status != 0)
         #expect(stderr.contains("did not accept the digest after 1 attempts (last: HTTP 503)"), "stderr: \(stderr)")
         #expect(receiver.requests.count == 1)
     }

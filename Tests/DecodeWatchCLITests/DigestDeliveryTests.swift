@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchStore
+import DecodeWatchTestSupport
 import Foundation
 import Logging
 import Testing
@@ -19,10 +20,11 @@ import Testing
     func delivered() async throws {
         let fixture = try DigestFixture()
         try await fixture.seedDay()
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook()
+        defer { receiver.cancel() }
 
-        let result = try await job(receiver.url).run(store: fixture.store, now: DigestFixture.now, logger: logger)
+        let result = try await job(receiver.webhookURL).run(
+            store: fixture.store, now: DigestFixture.now, logger: logger)
         #expect(result.delivery == .delivered(attempts: 1))
         let requests = receiver.requests
         try #require(requests.count == 1)
@@ -34,13 +36,13 @@ import Testing
         #expect(text.contains("*New (1)*"))
         #expect(text.contains("back in 5.3.1"))
 
-        let key = DigestRunKey(period: DigestFixture.period, webhook: receiver.url, app: nil)
+        let key = DigestRunKey(period: DigestFixture.period, webhook: receiver.webhookURL, app: nil)
         let record = try #require(try await fixture.store.digestRun(key))
         #expect(record.deliveredAt == DigestFixture.now)
         #expect(!record.key.destination.contains("127.0.0.1"))
 
         // The same period again (cron twice, a retry by hand): not posted again.
-        let again = try await job(receiver.url).run(
+        let again = try await job(receiver.webhookURL).run(
             store: fixture.store, now: DigestFixture.now.addingTimeInterval(600), logger: logger)
         #expect(again.delivery == .alreadyDelivered(at: DigestFixture.now))
         #expect(receiver.requests.count == 1)
@@ -51,11 +53,11 @@ import Testing
         let fixture = try DigestFixture()
         try await fixture.send(6, at: "2026-11-03T05:00:00Z", path: ["title"])
         try await fixture.send(4, at: "2026-11-03T06:00:00Z", path: ["title"], environment: "staging")
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook()
+        defer { receiver.cancel() }
         var deliveries: [DigestJob.Delivery?] = []
         for environment in ["staging", "production", "staging"] {
-            var job = job(receiver.url)
+            var job = job(receiver.webhookURL)
             job.environment = environment
             let result = try await job.run(store: fixture.store, now: DigestFixture.now, logger: logger)
             deliveries.append(result.delivery)
@@ -71,7 +73,7 @@ import Testing
         #expect(texts[0].contains("DecodeWatch digest, staging environment") && texts[0].contains("*4* failures"))
         #expect(texts[1].contains("DecodeWatch digest, production environment") && texts[1].contains("*6* failures"))
         let keys = ["staging", "production"].map {
-            DigestRunKey(period: DigestFixture.period, webhook: receiver.url, app: nil, environment: $0)
+            DigestRunKey(period: DigestFixture.period, webhook: receiver.webhookURL, app: nil, environment: $0)
         }
         #expect(keys[0].destination != keys[1].destination)
         for key in keys {
@@ -83,9 +85,10 @@ import Testing
     func retried() async throws {
         let fixture = try DigestFixture()
         try await fixture.seedDay()
-        let receiver = try LocalHTTPReceiver(statuses: [500, 503])
-        defer { receiver.stop() }
-        let result = try await job(receiver.url).run(store: fixture.store, now: DigestFixture.now, logger: logger)
+        let receiver = try await TestReceiver.webhook(statuses: [500, 503])
+        defer { receiver.cancel() }
+        let result = try await job(receiver.webhookURL).run(
+            store: fixture.store, now: DigestFixture.now, logger: logger)
         #expect(result.delivery == .delivered(attempts: 3))
         #expect(receiver.requests.count == 3)
         #expect(Set(receiver.requests.map(\.body)).count == 1)
@@ -95,19 +98,20 @@ import Testing
     func failure() async throws {
         let fixture = try DigestFixture()
         try await fixture.seedDay()
-        let receiver = try LocalHTTPReceiver(statuses: [500, 500, 500])
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook(statuses: [500, 500, 500])
+        defer { receiver.cancel() }
         await #expect {
-            try await job(receiver.url, attempts: 3).run(store: fixture.store, now: DigestFixture.now, logger: logger)
+            try await job(receiver.webhookURL, attempts: 3).run(
+                store: fixture.store, now: DigestFixture.now, logger: logger)
         } throws: { error in
             "\(error)".contains("did not accept the digest after 3 attempts (last: HTTP 500)")
         }
-        let key = DigestRunKey(period: DigestFixture.period, webhook: receiver.url, app: nil)
+        let key = DigestRunKey(period: DigestFixture.period, webhook: receiver.webhookURL, app: nil)
         let record = try #require(try await fixture.store.digestRun(key))
         #expect(record.deliveredAt == nil && record.claimedAt == nil && record.lastError?.contains("HTTP 500") == true)
 
         // The next run (receiver healthy again) delivers it.
-        let result = try await job(receiver.url).run(
+        let result = try await job(receiver.webhookURL).run(
             store: fixture.store, now: DigestFixture.now.addingTimeInterval(3600), logger: logger)
         #expect(result.delivery == .delivered(attempts: 1))
         #expect(receiver.requests.count == 4)
@@ -116,10 +120,10 @@ import Testing
     @Test("a 4xx answer is final: not retried")
     func rejected() async throws {
         let fixture = try DigestFixture()
-        let receiver = try LocalHTTPReceiver(statuses: [404])
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook(statuses: [404])
+        defer { receiver.cancel() }
         await #expect {
-            try await job(receiver.url).run(store: fixture.store, now: DigestFixture.now, logger: logger)
+            try await job(receiver.webhookURL).run(store: fixture.store, now: DigestFixture.now, logger: logger)
         } throws: { error in
             "\(error)".contains("refused the digest (HTTP 404)")
         }
@@ -129,9 +133,9 @@ import Testing
     @Test("unreachable webhook: retried, then a clear error", .timeLimit(.minutes(1)))
     func unreachable() async throws {
         let fixture = try DigestFixture()
-        let receiver = try LocalHTTPReceiver()
-        let url = receiver.url
-        receiver.stop()
+        let receiver = try await TestReceiver.webhook()
+        let url = receiver.webhookURL
+        await receiver.stop()
         await #expect {
             try await job(url, attempts: 2).run(store: fixture.store, now: DigestFixture.now, logger: logger)
         } throws: { error in
@@ -143,10 +147,10 @@ import Testing
     func exactlyOnce(runs: Int) async throws {
         let fixture = try DigestFixture()
         try await fixture.seedDay()
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook()
+        defer { receiver.cancel() }
         let stores = try (0..<runs).map { _ in try fixture.reopen() }
-        let job = self.job(receiver.url)
+        let job = self.job(receiver.webhookURL)
         let logger = self.logger
         let outcomes = try await withThrowingTaskGroup(of: DigestJob.Delivery?.self) { group in
             for store in stores {
@@ -169,10 +173,10 @@ import Testing
     func scheduler() async throws {
         let fixture = try DigestFixture()
         try await fixture.seedDay()
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook()
+        defer { receiver.cancel() }
         let scheduler = DigestScheduler(
-            store: fixture.store, every: 86_400, template: job(receiver.url), settle: 300, logger: logger)
+            store: fixture.store, every: 86_400, template: job(receiver.webhookURL), settle: 300, logger: logger)
         #expect(DigestScheduler.period(at: DigestFixture.now, every: 86_400) == DigestFixture.period)
 
         let wait = await scheduler.tick(now: DigestFixture.now)
@@ -205,11 +209,11 @@ import Testing
     func digestVersionEscaped() async throws {
         let fixture = try DigestFixture()
         try await fixture.send(3, at: "2026-11-03T10:00:00Z", path: ["results", 0, "title"], version: "<!channel>")
-        let receiver = try LocalHTTPReceiver()
-        defer { receiver.stop() }
+        let receiver = try await TestReceiver.webhook()
+        defer { receiver.cancel() }
         let job = DigestJob(
             period: DigestFixture.period,
-            webhook: WebhookSender(url: receiver.url, attempts: 1, initialDelay: 0, timeout: 5))
+            webhook: WebhookSender(url: receiver.webhookURL, attempts: 1, initialDelay: 0, timeout: 5))
         _ = try await job.run(store: fixture.store, now: DigestFixture.now, logger: Logger(label: "test"))
         let body = try #require(receiver.requests.first?.body)
         let text = try #require((try JSONSerialization.jsonObject(with: body) as? [String: String])?["text"])

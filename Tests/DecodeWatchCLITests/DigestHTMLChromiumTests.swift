@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Logging
 import Testing
@@ -20,25 +21,8 @@ import Testing
 
     /// Runs a program, killing it after `timeout` seconds; returns its exit status and standard output.
     static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        // Output goes to a file, so a large DOM can never fill a pipe and block Chromium.
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "chromium-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try output.close()
-        let data = try Data(contentsOf: outputURL)
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.run(URL(fileURLWithPath: executable), arguments, timeout: timeout)
+        return (result.status, result.output)
     }
 
     @Test(

@@ -1,102 +1,24 @@
 import DecodeWatchCore
 import DecodeWatchStore
 import DecodeWatchStoreSQLite
+import DecodeWatchTestSupport
 import Foundation
-import Hummingbird
-import Logging
-import NIOConcurrencyHelpers
-import NIOCore
 
-/// A real HTTP/1.1 receiver on 127.0.0.1, on Hummingbird: answers each request with the next scripted answer
-/// (then 200 `ok`) and records them. `Connection: close` on every answer; enough for a webhook, or for a stand-in
-/// of an API such as GitHub's.
-final class LocalHTTPReceiver: Sendable {
-    struct Received: Sendable {
-        /// Method, target and version, as on the wire (the server speaks HTTP/1.1 only).
-        var requestLine: String
-        /// Header names lower-cased.
-        var headers: [String: String]
-        var body: Data
+extension TestReceiver {
+    /// A stand-in for a webhook or an API: the first answers have these statuses, each with the body `ok`; 200 `ok`
+    /// after them.
+    /// - Parameter delay: how long each answer takes, as a slow webhook's would.
+    static func webhook(statuses: [Int] = [], delay: Duration = .zero) async throws -> TestReceiver {
+        try await TestReceiver(replies: statuses.map { .text($0) }, otherwise: .text(200), delay: delay)
     }
 
-    /// One scripted answer.
-    struct Answer: Sendable {
-        var status: Int
-        var body = "ok"
-        var contentType = "text/plain"
+    /// A stand-in that gives these answers first, then 200 `ok`.
+    static func webhook(replies: [Reply]) async throws -> TestReceiver {
+        try await TestReceiver(replies: replies, otherwise: .text(200))
     }
 
-    let port: Int
-    private let state: NIOLockedValueBox<(script: [Answer], received: [Received])>
-    private let server: Task<Void, Never>
-
-    /// Starts listening on a free port, and returns once it listens.
-    /// - Parameters:
-    ///   - statuses: the statuses of the first answers, in order, each with the body `ok`; 200 after them.
-    ///   - delay: how long each answer takes, as a slow webhook's would.
-    convenience init(statuses: [Int] = [], delay: TimeInterval = 0) throws {
-        try self.init(answers: statuses.map { Answer(status: $0) }, delay: delay)
-    }
-
-    /// Starts listening on a free port, and returns once it listens.
-    /// - Parameters:
-    ///   - answers: the first answers, in order; 200 `ok` after them.
-    ///   - delay: how long each answer takes.
-    init(answers: [Answer], delay: TimeInterval = 0) throws {
-        let state = NIOLockedValueBox((script: answers, received: [Received]()))
-        self.state = state
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            let body = try await request.body.collect(upTo: .max)
-            var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName] = field.value }
-            let received = Received(
-                requestLine: "\(request.method.rawValue) \(request.uri) HTTP/1.1", headers: headers,
-                body: Data(body.readableBytesView))
-            let answer = state.withLockedValue {
-                $0.received.append(received)
-                return $0.script.isEmpty ? Answer(status: 200) : $0.script.removeFirst()
-            }
-            if delay > 0 { try await Task.sleep(for: .seconds(delay)) }
-            return Response(
-                status: .init(code: answer.status),
-                headers: [.contentType: answer.contentType, .connection: "close"],
-                body: .init(byteBuffer: ByteBuffer(string: answer.body)))
-        }
-        var logger = Logger(label: "local-http-receiver")
-        logger.logLevel = .critical
-        let started = DispatchSemaphore(value: 0)
-        let port = NIOLockedValueBox<Int?>(nil)
-        let app = Application(
-            responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                port.withLockedValue { $0 = channel.localAddress?.port }
-                started.signal()
-            }, logger: logger)
-        server = Task {
-            try? await app.run()
-            started.signal()  // a server that cannot start ends the wait for its port
-        }
-        started.wait()
-        guard let port = port.withLockedValue({ $0 }) else { throw POSIXError(.EADDRINUSE) }
-        self.port = port
-    }
-
-    deinit { server.cancel() }
-
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/hooks/digest")! }
-
-    var requests: [Received] { state.withLockedValue { $0.received } }
-
-    /// Stops listening, and returns once later connections are refused.
-    func stop() {
-        server.cancel()
-        let stopped = DispatchSemaphore(value: 0)
-        Task { [server] in
-            await server.value
-            stopped.signal()
-        }
-        stopped.wait()
-    }
+    /// The URL digests are delivered to.
+    var webhookURL: URL { url.appendingPathComponent("hooks/digest") }
 }
 
 /// A fresh SQLite store on a temporary file, fed through the real validator and folding.

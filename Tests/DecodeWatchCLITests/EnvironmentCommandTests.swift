@@ -1,6 +1,8 @@
-import DecodeWatchZlib
+import DecodeWatchTestSupport
 import Foundation
 import Testing
+
+@testable import DecodeWatchServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -29,18 +31,6 @@ struct EnvironmentCommandTests {
         return try JSONSerialization.data(withJSONObject: body)
     }
 
-    /// Posts a batch; returns the status and the answer's JSON object.
-    static func post(_ body: Data, port: Int, session: URLSession) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("deflate", forHTTPHeaderField: "Content-Encoding")
-        request.httpBody = try Zlib.compress(body)
-        let (data, response) = try await session.data(for: request)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
-    }
-
     /// `GET` a path with a query; returns the status and the answer's JSON object.
     static func get(_ path: String, port: Int, session: URLSession) async throws -> (Int, [String: Any]) {
         let (data, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
@@ -53,21 +43,22 @@ struct EnvironmentCommandTests {
         arguments: Storage.allCases)
     func filter(storage: Storage) async throws {
         try await CLI.withCollector(on: storage) { db, port, session in
+            let collector = TestHTTPClient(port: port, session: session)
             // Production twice (once named, once by default), staging once, and a name that breaks the rule,
             // which counts as production with a warning.
             let sent = [
-                try await Self.post(
-                    Self.batch(environment: "production", decodes: 1000, failures: 5), port: port, session: session),
-                try await Self.post(
-                    Self.batch(environment: nil, decodes: 1000, failures: 5), port: port, session: session),
-                try await Self.post(
-                    Self.batch(environment: "staging", decodes: 100, failures: 20), port: port, session: session),
-                try await Self.post(
-                    Self.batch(environment: "App Store", decodes: 0, failures: 2), port: port, session: session),
+                try await collector.post(
+                    batch: Self.batch(environment: "production", decodes: 1000, failures: 5), encoding: "deflate"),
+                try await collector.post(
+                    batch: Self.batch(environment: nil, decodes: 1000, failures: 5), encoding: "deflate"),
+                try await collector.post(
+                    batch: Self.batch(environment: "staging", decodes: 100, failures: 20), encoding: "deflate"),
+                try await collector.post(
+                    batch: Self.batch(environment: "App Store", decodes: 0, failures: 2), encoding: "deflate"),
             ]
-            #expect(sent.map(\.0) == [202, 202, 202, 202])
+            #expect(sent.map(\.status) == [202, 202, 202, 202])
             #expect(
-                (sent[3].1["warnings"] as? [String])
+                try sent[3].decoded(IngestAnswer.self).warnings
                     == [
                         "environment: 'App Store' is not 1–64 characters of A–Z, a–z, 0–9, '.', '_' and '-'; counted as production"
                     ])

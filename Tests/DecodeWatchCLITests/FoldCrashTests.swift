@@ -1,7 +1,10 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import GRDB
 import Testing
+
+@testable import DecodeWatchServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -33,9 +36,9 @@ struct FoldCrashTests {
         readOnly.readonly = true
         let reader = try DatabaseQueue(path: database, configuration: readOnly)
         var folded = 0
-        for _ in 0..<200 where folded == 0 {
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually {
             folded = try await reader.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM batches") ?? 0 }
+            return folded != 0
         }
         let logged = try await logLock.writeWithoutTransaction {
             try Int.fetchOne($0, sql: "SELECT count(*) FROM pending") ?? 0
@@ -43,7 +46,7 @@ struct FoldCrashTests {
         #expect(folded > 0, "no fold committed while the log was locked")
         #expect(logged == Self.batches.count, "the folded batches must still be in the log when the collector dies")
         kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
+        try await server.process.exit()
         try await logLock.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
 
         try await Self.expectEachCountedOnce(["serve", "--port", "0", "--db", database])
@@ -74,13 +77,13 @@ struct FoldCrashTests {
             WHERE NOT l.granted AND c.relname = 'group_hours' AND n.nspname = '\(schema)'
             """
         var folds = 0
-        for _ in 0..<200 where folds == 0 {
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually {
             folds = Int(try PSQLSession.query(url: url, waiting)) ?? 0
+            return folds != 0
         }
         #expect(folds == 1, "the fold must be waiting in the middle of its transaction when the replica dies")
         kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        try await first.process.exit()
         holder.send("ROLLBACK;")
 
         try await Self.expectEachCountedOnce(["serve", "--port", "0"] + flags)
@@ -99,17 +102,17 @@ struct FoldCrashTests {
         // Reads wait up to 5 s for what another collector acknowledged; a replica claims a stopped one's batches
         // within about 3 s.
         var counts: [String: Int] = [:]
-        for _ in 0..<100 {
+        try await eventually(within: .seconds(20), every: .milliseconds(200)) {
             let (data, _) = try await session.data(from: url)
             let fields = try JSONDecoder().decode(FieldsSummary.self, from: data).fields
             counts = Dictionary(uniqueKeysWithValues: fields.map { ($0.path + " " + $0.endpoint, $0.count) })
-            if counts == expected.mapValues(\.count) { break }
-            try await Task.sleep(for: .milliseconds(200))
+            return counts == expected.mapValues(\.count)
         }
         #expect(counts == expected.mapValues(\.count))
         for batch in batches {
-            let answer = try await batch.answer(from: port, session: session)
-            #expect(answer.body.contains(#""duplicate":true"#), "batch \(batch.index): \(answer.body)")
+            let answer = try await batch.post(to: TestHTTPClient(port: port, session: session))
+            #expect(
+                (try? answer.decoded(IngestAnswer.self))?.duplicate == true, "batch \(batch.index): \(answer.text)")
         }
         #expect(try await server.terminate() == 0)
     }
@@ -154,11 +157,7 @@ final class PSQLSession: @unchecked Sendable {
 
     /// Waits up to 10 seconds until the session printed `text`.
     func waitForOutput(containing text: String) async throws -> Bool {
-        for _ in 0..<200 {
-            if lock.withLock({ String(decoding: printed, as: UTF8.self) }).contains(text) { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await eventually { lock.withLock { String(decoding: printed, as: UTF8.self) }.contains(text) }
     }
 
     /// Ends the session, rolling back what it holds.
@@ -169,14 +168,7 @@ final class PSQLSession: @unchecked Sendable {
 
     /// Runs one query on a session of its own and returns what it printed, trimmed.
     static func query(url: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["--no-psqlrc", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Subprocess.run(tool: "psql", ["--no-psqlrc", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -12,44 +12,37 @@ struct GroupActionCommandTests {
         "serve's dashboard answers from the installed templates; mute and unmute show in the API and the page",
         arguments: Storage.allCases)
     func muteUnmuteThroughServe(storage: Storage) async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try storage.flags(in: folder)
-        let server = try CLI.start(["serve", "--port", "0"] + db)
-        let port = try await server.port()
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        let base = "http://127.0.0.1:\(port)"
-        #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
-        let window = CLI.exampleWindow
-        let fields = try CLI.run(["fields", "--format", "json"] + db + window)
-        let group = try #require(
-            try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8)).fields.first?.group)
+        try await CLI.withExampleCollector(on: storage) { db, port, session in
+            let base = "http://127.0.0.1:\(port)"
+            let window = CLI.exampleWindow
+            let fields = try CLI.run(["fields", "--format", "json"] + db + window)
+            let group = try #require(
+                try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8)).fields.first?.group)
 
-        let muted = try CLI.run(["mute", group, "--count", "5"] + db)
-        #expect(muted.status == 0, "\(muted.error)")
-        #expect(muted.output == "Muted \(group) until 5 more failures.\n")
-        let (state, _) = try await session.data(from: URL(string: base + "/v1/groups/\(group)")!)
-        let json = try JSONSerialization.jsonObject(with: state) as? [String: Any]
-        #expect(json?["muted"] as? Bool == true)
-        #expect(json?["muted_failures_left"] as? Int == 5)
+            let muted = try CLI.run(["mute", group, "--count", "5"] + db)
+            #expect(muted.status == 0, "\(muted.error)")
+            #expect(muted.output == "Muted \(group) until 5 more failures.\n")
+            let (state, _) = try await session.data(from: URL(string: base + "/v1/groups/\(group)")!)
+            let json = try JSONSerialization.jsonObject(with: state) as? [String: Any]
+            #expect(json?["muted"] as? Bool == true)
+            #expect(json?["muted_failures_left"] as? Int == 5)
 
-        let (page, response) = try await session.data(from: URL(string: base + "/groups/\(group)")!)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(String(decoding: page, as: UTF8.self).contains("muted for 5 more failures"))
+            let (page, response) = try await session.data(from: URL(string: base + "/groups/\(group)")!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: page, as: UTF8.self).contains("muted for 5 more failures"))
 
-        #expect(try CLI.run(["unmute", group] + db).status == 0)
-        let (after, _) = try await session.data(from: URL(string: base + "/v1/groups/\(group)")!)
-        #expect((try JSONSerialization.jsonObject(with: after) as? [String: Any])?["muted"] as? Bool == false)
+            #expect(try CLI.run(["unmute", group] + db).status == 0)
+            let (after, _) = try await session.data(from: URL(string: base + "/v1/groups/\(group)")!)
+            #expect((try JSONSerialization.jsonObject(with: after) as? [String: Any])?["muted"] as? Bool == false)
 
-        let next = try CLI.run(["resolve", group, "--in-next-version"] + db)
-        #expect(next.output == "Resolved \(group) in the next version.\n")
-        let resolved = try CLI.run(["fields", "--format", "json"] + db + window)
-        #expect(
-            try JSONDecoder().decode(FieldsSummary.self, from: Data(resolved.output.utf8)).fields.first {
-                $0.group == group
-            }?.status == .resolved)
-        #expect(try await server.terminate() == 0)
+            let next = try CLI.run(["resolve", group, "--in-next-version"] + db)
+            #expect(next.output == "Resolved \(group) in the next version.\n")
+            let resolved = try CLI.run(["fields", "--format", "json"] + db + window)
+            #expect(
+                try JSONDecoder().decode(FieldsSummary.self, from: Data(resolved.output.utf8)).fields.first {
+                    $0.group == group
+                }?.status == .resolved)
+        }
     }
 
     @Test(

@@ -13,8 +13,7 @@ struct GroupDetailTests {
         "a group's samples and OS breakdown come back from the API over the window asked, and show on its page",
         arguments: Storage.allCases)
     func samplesAndOS(storage: Storage) async throws {
-        try await CLI.withCollector(on: storage) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: storage) { db, port, session in
             let fields = try CLI.run(["fields", "--format", "json", "--kind", "unknownValue"] + db + CLI.exampleWindow)
             let group = try #require(
                 try JSONDecoder().decode(FieldsSummary.self, from: Data(fields.output.utf8)).fields.first?.group)

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -9,19 +10,19 @@ import Testing
 @Suite("decodewatch issue create, and the dashboard's GitHub button, against a stand-in of GitHub's REST API")
 struct IssueCommandTests {
     /// GitHub's answer to `POST /repos/{owner}/{repo}/issues`, trimmed to the members DecodeWatch reads and a few more.
-    static func created(number: Int) -> LocalHTTPReceiver.Answer {
-        LocalHTTPReceiver.Answer(
-            status: 201,
+    static func created(number: Int) -> TestReceiver.Reply {
+        TestReceiver.Reply.status(
+            201, headers: ["Content-Type": "application/json; charset=utf-8"],
             body: """
                 {"id":1000\(number),"number":\(number),"state":"open","title":"…",\
                 "url":"https://api.github.com/repos/octo/shop-api/issues/\(number)",\
                 "html_url":"https://github.com/octo/shop-api/issues/\(number)"}
-                """, contentType: "application/json; charset=utf-8")
+                """)
     }
 
     /// A refusal in GitHub's error shape.
-    static func refusal(_ status: Int, _ body: String) -> LocalHTTPReceiver.Answer {
-        LocalHTTPReceiver.Answer(status: status, body: body, contentType: "application/json; charset=utf-8")
+    static func refusal(_ status: Int, _ body: String) -> TestReceiver.Reply {
+        TestReceiver.Reply.status(status, headers: ["Content-Type": "application/json; charset=utf-8"], body: body)
     }
 
     /// What `GET /v1/groups/{group}` answers about the issue and the history.
@@ -70,11 +71,10 @@ struct IssueCommandTests {
         "opens one issue with the report as body, the token as Bearer and GitHub's API version; stores its address, which the API shows and the history names who opened; a second run opens nothing and prints it",
         arguments: Storage.allCases)
     func opensOneIssueOnce(storage: Storage) async throws {
-        try await CLI.withCollector(on: storage) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: storage) { db, port, session in
             let field = try Self.typeMismatchGroup(db)
-            let github = try LocalHTTPReceiver(answers: [Self.created(number: 7)])
-            defer { github.stop() }
+            let github = try await TestReceiver.webhook(replies: [Self.created(number: 7)])
+            defer { github.cancel() }
             let folder = try CLI.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let arguments =
@@ -127,14 +127,13 @@ struct IssueCommandTests {
 
     @Test("each refusal by GitHub, and an unreachable API, is one sentence on standard error, exit 1, nothing stored")
     func refusalsAreSentences() async throws {
-        try await CLI.withCollector(on: .sqlite) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { db, port, session in
             let field = try Self.typeMismatchGroup(db)
             let folder = try CLI.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let tokenFile = try Self.tokenFile(in: folder)
             let docs = #""documentation_url":"https://docs.github.com/rest""#
-            let cases: [(LocalHTTPReceiver.Answer, String)] = [
+            let cases: [(TestReceiver.Reply, String)] = [
                 (
                     Self.refusal(401, #"{"message":"Bad credentials",\#(docs),"status":"401"}"#),
                     "GitHub refused the token (401: Bad credentials): it is wrong, expired or revoked."
@@ -160,8 +159,8 @@ struct IssueCommandTests {
                 ),
             ]
             for (answer, sentence) in cases {
-                let github = try LocalHTTPReceiver(answers: [answer])
-                defer { github.stop() }
+                let github = try await TestReceiver.webhook(replies: [answer])
+                defer { github.cancel() }
                 let result = try CLI.run(
                     [
                         "issue", "create", field.group, "--github", "octo/shop-api", "--github-token-file", tokenFile,
@@ -174,8 +173,8 @@ struct IssueCommandTests {
                 #expect(!result.error.contains(Self.token))
                 #expect(github.requests.count == 1)
             }
-            let gone = try LocalHTTPReceiver(answers: [])
-            gone.stop()
+            let gone = try await TestReceiver.webhook(replies: [])
+            await gone.stop()
             let unreachable = try CLI.run(
                 [
                     "issue", "create", field.group, "--github", "octo/shop-api", "--github-api-url",
@@ -204,31 +203,29 @@ struct IssueCommandTests {
             ),
         ])
     func usageErrors(flags: [String], environment: [String: String], status: Int, sentence: String) throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = ["--db", folder.appendingPathComponent("cli.sqlite").path]
-        let result = try CLI.run(["issue", "create", "abcdef"] + flags + db, environment: environment)
-        #expect(Int(result.status) == status)
-        #expect(result.error.contains(sentence), "\(result.error)")
+        try CLI.withDatabase(on: .sqlite) { _, db in
+            let result = try CLI.run(["issue", "create", "abcdef"] + flags + db, environment: environment)
+            #expect(Int(result.status) == status)
+            #expect(result.error.contains(sentence), "\(result.error)")
+        }
     }
 
     @Test("a group no one has exits 1 with a sentence, and nothing is sent to GitHub")
-    func unknownGroup() throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = ["--db", folder.appendingPathComponent("cli.sqlite").path]
-        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
-        let github = try LocalHTTPReceiver(answers: [])
-        defer { github.stop() }
-        let result = try CLI.run(
-            [
-                "issue", "create", "abcdef", "--github", "octo/shop-api", "--github-api-url",
-                "http://127.0.0.1:\(github.port)",
-            ] + db,
-            environment: ["GITHUB_TOKEN": Self.token])
-        #expect(result.status == 1)
-        #expect(result.error.contains("No group has the id 'abcdef'"), "\(result.error)")
-        #expect(github.requests.isEmpty)
+    func unknownGroup() async throws {
+        try await CLI.withDatabase(on: .sqlite) { _, db in
+            #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
+            let github = try await TestReceiver.webhook(replies: [])
+            defer { github.cancel() }
+            let result = try CLI.run(
+                [
+                    "issue", "create", "abcdef", "--github", "octo/shop-api", "--github-api-url",
+                    "http://127.0.0.1:\(github.port)",
+                ] + db,
+                environment: ["GITHUB_TOKEN": Self.token])
+            #expect(result.status == 1)
+            #expect(result.error.contains("No group has the id 'abcdef'"), "\(result.error)")
+            #expect(github.requests.isEmpty)
+        }
     }
 
     @Test(
@@ -238,9 +235,9 @@ struct IssueCommandTests {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = try Storage.sqlite.flags(in: folder)
-        let github = try LocalHTTPReceiver(
-            answers: [Self.refusal(401, #"{"message":"Bad credentials"}"#), Self.created(number: 12)])
-        defer { github.stop() }
+        let github = try await TestReceiver.webhook(
+            replies: [Self.refusal(401, #"{"message":"Bad credentials"}"#), Self.created(number: 12)])
+        defer { github.cancel() }
         let server = try CLI.start(
             [
                 "serve", "--port", "0", "--github-repo", "octo/shop-api", "--github-token-file",

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -56,8 +57,7 @@ struct LoginCommandTests {
 
     @Test("login stores a checked token with mode 0600; fields with no flags asks its collector and says so on stderr")
     func loginThenFieldsUsesTheProfile() async throws {
-        try await CLI.withCollector(on: .sqlite) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { db, port, session in
             let token = try Self.makeToken(db, name: "alice", scope: "triage")
             let home = try ConfigHome()
 
@@ -102,11 +102,10 @@ struct LoginCommandTests {
             #expect(openStatus == 200 && open?.id == nil && open?.name == nil && open?.scope == "admin")
             let token = try Self.makeToken(db, name: "grafana", scope: "read")
             // The collector remembers for about 2 seconds that it was open; ask until it knows the token, for 10 s.
-            let deadline = Date().addingTimeInterval(10)
             var (status, known) = try await identity(token.secret)
-            while known?.id == nil && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+            try await eventually(every: .milliseconds(100)) {
                 (status, known) = try await identity(token.secret)
+                return known?.id != nil
             }
             #expect(status == 200 && known?.id == token.id && known?.name == "grafana" && known?.scope == "read")
             #expect(try await identity("dwr_unknown").0 == 401)
@@ -146,8 +145,7 @@ struct LoginCommandTests {
         "--profile and DECODEWATCH_PROFILE pick a profile; an unknown one names the known ones; --db and DECODEWATCH_URL win"
     )
     func choosingAProfile() async throws {
-        try await CLI.withCollector(on: .sqlite) { productionDB, production, session in
-            #expect(try await CLI.postExampleBatch(port: production, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { productionDB, production, session in
             try await CLI.withCollector(on: .sqlite) { stagingDB, staging, _ in
                 let home = try ConfigHome()
                 #expect(try home.login(port: production, token: "dwr_any").status == 0)

@@ -38,9 +38,9 @@ struct OpenFileLimitTests {
             "\(server.readLog())")
         #expect(server.readLog().contains("2048 connections --max-connections allows"))
         // The collector still serves what fits.
-        let (status, _) = try await CLI.postExampleBatch(
+        let posted = try await CLI.postExampleBatch(
             port: try await server.port(), session: URLSession(configuration: .ephemeral))
-        #expect(status == 202)
+        #expect(posted.status == 202)
         #expect(try await server.terminate() == 0)
     }
 

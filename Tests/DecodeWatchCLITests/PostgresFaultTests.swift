@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -151,26 +152,24 @@ struct PostgresFaultTests {
         -> Duration?
     {
         let started = ContinuousClock.now
-        while ContinuousClock.now - started < within {
-            if await load.readiness(of: port) == 200 { return ContinuousClock.now - started }
-            try? await Task.sleep(for: .milliseconds(200))
-        }
-        return nil
+        let ready =
+            (try? await eventually(within: within, every: .milliseconds(200)) {
+                await load.readiness(of: port) == 200
+            }) ?? false
+        return ready ? ContinuousClock.now - started : nil
     }
 
     /// Sends SIGTERM and expects a clean exit within ``exitLimit``; one still running then is killed.
     private static func terminate(_ replica: CLI.RunningServer) async throws {
         let started = ContinuousClock.now
         replica.process.terminate()
-        while replica.process.isRunning, ContinuousClock.now - started < exitLimit {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await eventually(within: exitLimit, every: .milliseconds(100)) { !replica.process.isRunning }
         let took = ContinuousClock.now - started
         #expect(
             !replica.process.isRunning, "still running \(exitLimit) after SIGTERM:\n\(replica.readLog().suffix(3000))")
         if replica.process.isRunning {
             kill(replica.process.processIdentifier, SIGKILL)
-            replica.process.waitUntilExit()
+            try await replica.process.exit()
         } else {
             #expect(replica.process.terminationStatus == 0, "\(replica.readLog().suffix(3000))")
         }

@@ -66,7 +66,8 @@ final class PrivateCluster: Sendable {
     func setReadOnly(_ readOnly: Bool) throws {
         try sql(
             readOnly
-                ? "ALTER SYSTEM SET default_transaction_read_only = on" : "ALTER SYSTEM RESET default_transaction_read_only")
+                ? "ALTER SYSTEM SET default_transaction_read_only = on"
+                : "ALTER SYSTEM RESET default_transaction_read_only")
         try sql("SELECT pg_reload_conf()")
         try terminateSessions()
     }

@@ -1,4 +1,5 @@
 import DecodeWatchStore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -111,14 +112,12 @@ struct RemoteAdminTests {
             let admin = try Self.secret(
                 try CLI.run(["tokens", "create", "--name", "ops", "--scope", "admin"] + db), prefix: "dwr_")
             // The collector notices the first token within its cache's 2 seconds.
-            let deadline = Date().addingTimeInterval(15)
-            var listing = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/tokens")!)
-            listing.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-            while (try await session.data(for: listing).1 as? HTTPURLResponse)?.statusCode != 200 {
-                #expect(Date() < deadline, "the admin token was not accepted in 15 seconds")
-                if Date() >= deadline { return }
-                try await Task.sleep(for: .milliseconds(200))
+            let collector = TestHTTPClient(port: port, session: session)
+            let accepted = try await eventually(within: .seconds(15), every: .milliseconds(200)) {
+                try await collector.get("/v1/tokens", token: admin).status == 200
             }
+            #expect(accepted, "the admin token was not accepted in 15 seconds")
+            if !accepted { return }
             let refusals: [(String, String, String)] = [
                 ("/v1/tokens", "[1]", "The body must be a JSON object"),
                 ("/v1/tokens", #"{"nmae":"x"}"#, "Unknown member 'nmae'; did you mean 'name'?"),
@@ -143,8 +142,7 @@ struct RemoteAdminTests {
 
     @Test("every decision's history names who took it: the token's name through the API, local:<user> on the database")
     func decisionsNameTheirActor() async throws {
-        try await CLI.withCollector(on: .sqlite) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { db, port, session in
             let oncall = try Self.secret(
                 try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db), prefix: "dwr_")
             let fields = try CLI.run(["fields", "--format", "json"] + db + CLI.exampleWindow)

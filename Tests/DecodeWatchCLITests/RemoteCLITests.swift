@@ -14,8 +14,7 @@ struct RemoteCLITests {
         "fields, drift and the alert and contract lists print the same bytes through the API as from the database",
         arguments: Storage.allCases)
     func sameOutput(storage: Storage) async throws {
-        try await CLI.withCollector(on: storage) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: storage) { db, port, session in
             let spec = CLI.repository.appendingPathComponent("SDK/Tests/DecodeWatchTests/Fixtures/github-openapi.yaml")
                 .path
             #expect(
@@ -61,8 +60,7 @@ struct RemoteCLITests {
     @Test(
         "with read tokens: no token names the token to pass, an unknown one is refused, a valid one reads every list")
     func readTokens() async throws {
-        try await CLI.withCollector(on: .sqlite) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { db, port, session in
             let created = try CLI.run(["tokens", "create", "--name", "laptop"] + db)
             let token = try #require(
                 created.output.split(separator: "\n").first { $0.hasPrefix("dwr_") }.map(String.init))
@@ -92,8 +90,7 @@ struct RemoteCLITests {
 
     @Test("resolving through the API with a read-scoped token says which scope it needs; a triage token resolves")
     func tokenScopes() async throws {
-        try await CLI.withCollector(on: .sqlite) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { db, port, session in
             func token(_ arguments: [String]) throws -> String {
                 let created = try CLI.run(["tokens", "create", "--name", "laptop"] + arguments + db)
                 return try #require(
@@ -119,7 +116,10 @@ struct RemoteCLITests {
     @Test(
         "commands that need the database say so when given --url, and --url is checked before anything runs",
         arguments: [
-            (["contracts", "remove", "x", "--app", "a", "--url", "http://127.0.0.1:9"], "works on the database itself"),
+            (
+                ["contracts", "remove", "x", "--app", "a", "--url", "http://127.0.0.1:9"],
+                "works on the database itself"
+            ),
             (["keys", "create", "--app", "a", "--create", "--url", "http://127.0.0.1:9"], "--create makes a missing"),
             (["alerts", "remove", "rule_x", "--url", "http://127.0.0.1:9"], "works on the database itself"),
             (["digest", "--url", "http://127.0.0.1:9"], "works on the database itself"),

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -11,54 +12,53 @@ import Testing
 struct ReplicaTests {
     @Test("three replicas under overlapping concurrent load, double deliveries and re-sends keep every number exact")
     func replicasStayExact() async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Storage.postgres.flags(in: folder)
-        var replicas: [CLI.RunningServer] = []
-        for _ in 0..<3 {
-            replicas.append(try CLI.start(["serve", "--port", "0"] + database))
-        }
-        var bound: [Int] = []
-        for replica in replicas { bound.append(try await replica.port()) }
-        let ports = bound
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-
-        // 60 distinct batches over 3 paths and 2 endpoints, 7 installs, counts 1–5.
-        let batches = (0..<60).map { index in ReplicaBatch(index: index) }
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for batch in batches {
-                group.addTask { try await batch.post(to: ports[batch.index % 3], session: session) }
-                // Every fifth batch is delivered to a second replica at the same time.
-                if batch.index % 5 == 0 {
-                    group.addTask { try await batch.post(to: ports[(batch.index + 1) % 3], session: session) }
-                }
+        try await CLI.withDatabase(on: .postgres) { _, database in
+            var replicas: [CLI.RunningServer] = []
+            for _ in 0..<3 {
+                replicas.append(try CLI.start(["serve", "--port", "0"] + database))
             }
-            for try await status in group { #expect(status == 202) }
-        }
-        // Re-sends after the acknowledgement (an app that lost the answer).
-        for batch in batches.prefix(10) {
-            #expect(try await batch.post(to: ports[2], session: session) == 202)
-        }
+            var bound: [Int] = []
+            for replica in replicas { bound.append(try await replica.port()) }
+            let ports = bound
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
 
-        var summaries: [FieldsSummary] = []
-        for port in ports {
-            let url = URL(
-                string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T00:00:00Z&until=2026-11-22T00:00:00Z")!
-            let (data, _) = try await session.data(from: url)
-            summaries.append(try JSONDecoder().decode(FieldsSummary.self, from: data))
+            // 60 distinct batches over 3 paths and 2 endpoints, 7 installs, counts 1–5.
+            let batches = (0..<60).map { index in ReplicaBatch(index: index) }
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for batch in batches {
+                    group.addTask { try await batch.post(to: ports[batch.index % 3], session: session) }
+                    // Every fifth batch is delivered to a second replica at the same time.
+                    if batch.index % 5 == 0 {
+                        group.addTask { try await batch.post(to: ports[(batch.index + 1) % 3], session: session) }
+                    }
+                }
+                for try await status in group { #expect(status == 202) }
+            }
+            // Re-sends after the acknowledgement (an app that lost the answer).
+            for batch in batches.prefix(10) {
+                #expect(try await batch.post(to: ports[2], session: session) == 202)
+            }
+
+            var summaries: [FieldsSummary] = []
+            for port in ports {
+                let url = URL(
+                    string: "http://127.0.0.1:\(port)/v1/fields?since=2026-11-21T00:00:00Z&until=2026-11-22T00:00:00Z")!
+                let (data, _) = try await session.data(from: url)
+                summaries.append(try JSONDecoder().decode(FieldsSummary.self, from: data))
+            }
+            #expect(summaries[0] == summaries[1] && summaries[1] == summaries[2])
+            let expected = ReplicaBatch.expected(batches)
+            let fields = summaries[0].fields
+            #expect(fields.count == expected.count)
+            for field in fields {
+                let want = try #require(expected[field.path + " " + field.endpoint])
+                #expect(field.count == want.count, "\(field.path)")
+                #expect(field.installs == want.installs.count, "\(field.path)")
+                #expect(field.rate == Double(want.count) / Double(want.decodes), "\(field.path)")
+            }
+            for replica in replicas { #expect(try await replica.terminate() == 0) }
         }
-        #expect(summaries[0] == summaries[1] && summaries[1] == summaries[2])
-        let expected = ReplicaBatch.expected(batches)
-        let fields = summaries[0].fields
-        #expect(fields.count == expected.count)
-        for field in fields {
-            let want = try #require(expected[field.path + " " + field.endpoint])
-            #expect(field.count == want.count, "\(field.path)")
-            #expect(field.installs == want.installs.count, "\(field.path)")
-            #expect(field.rate == Double(want.count) / Double(want.decodes), "\(field.path)")
-        }
-        for replica in replicas { #expect(try await replica.terminate() == 0) }
     }
 }
 
@@ -88,18 +88,14 @@ struct ReplicaBatch: Sendable {
         return try! JSONSerialization.data(withJSONObject: batch)
     }
 
-    func post(to port: Int, session: URLSession) async throws -> Int {
-        try await answer(from: port, session: session).status
+    /// Posts the batch uncompressed.
+    func post(to collector: TestHTTPClient) async throws -> HTTPAnswer {
+        try await collector.post(batch: body)
     }
 
-    /// Posts the batch and returns the answer's status and body.
-    func answer(from port: Int, session: URLSession) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    /// Posts the batch to a collector on this port; returns the status.
+    func post(to port: Int, session: URLSession) async throws -> Int {
+        try await post(to: TestHTTPClient(port: port, session: session)).status
     }
 
     /// What one group should show: each distinct batch counted once.

@@ -20,8 +20,7 @@ struct SearchTests {
         "a word finds the groups whose path, endpoint, expected type, type name or message holds it, in any case",
         arguments: Storage.allCases)
     func searchMatchesEveryText(storage: Storage) async throws {
-        try await CLI.withCollector(on: storage) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: storage) { db, port, session in
             let all = try Self.paths(db)
             let association = try #require(all.first { $0.hasSuffix("author_association") })
             let color = try #require(all.first { $0.hasSuffix("color") })
@@ -71,8 +70,7 @@ struct SearchTests {
 
     @Test("the dashboard's search box narrows the list and stays in its links; its windows reach 30 days")
     func dashboardSearch() async throws {
-        try await CLI.withCollector(on: .sqlite) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: .sqlite) { db, port, session in
             let url = URL(string: "http://127.0.0.1:\(port)/?q=COLOR&window=30d")!
             let (data, answer) = try await session.data(from: url)
             #expect((answer as? HTTPURLResponse)?.statusCode == 200)

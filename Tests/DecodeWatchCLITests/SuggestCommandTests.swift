@@ -12,8 +12,7 @@ struct SuggestCommandTests {
         "a group's fix by a start of its id: the sentence and the Swift as text, the property as the app's decoder names it",
         arguments: Storage.allCases)
     func suggest(storage: Storage) async throws {
-        try await CLI.withCollector(on: storage) { db, port, session in
-            #expect(try await CLI.postExampleBatch(port: port, session: session).status == 202)
+        try await CLI.withExampleCollector(on: storage) { db, port, session in
             let window = CLI.exampleWindow
             let fields = try JSONDecoder().decode(
                 FieldsSummary.self,
@@ -53,15 +52,14 @@ struct SuggestCommandTests {
 
     @Test("a group id too short, or one no group has, is refused with a sentence")
     func refused() async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = ["--db", folder.appendingPathComponent("cli.sqlite").path]
-        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
-        let short = try CLI.run(["suggest", "abcde"] + db)
-        #expect(short.status == 64)
-        #expect(short.error.contains("The group id 'abcde' is too short"), "\(short.error)")
-        let unknown = try CLI.run(["suggest", "abcdef"] + db)
-        #expect(unknown.status == 1)
-        #expect(unknown.error.contains("No group has the id 'abcdef'"), "\(unknown.error)")
+        try CLI.withDatabase(on: .sqlite) { _, db in
+            #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + db).status == 0)
+            let short = try CLI.run(["suggest", "abcde"] + db)
+            #expect(short.status == 64)
+            #expect(short.error.contains("The group id 'abcde' is too short"), "\(short.error)")
+            let unknown = try CLI.run(["suggest", "abcdef"] + db)
+            #expect(unknown.status == 1)
+            #expect(unknown.error.contains("No group has the id 'abcdef'"), "\(unknown.error)")
+        }
     }
 }

@@ -25,43 +25,44 @@ struct TableOutputTests {
 
     @Test("keys list and tokens list show the name given at creation, under a header that lines up")
     func credentialNames() throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try Storage.sqlite.flags(in: folder)
-        #expect(
-            try CLI.run(["keys", "create", "--create", "--app", "com.example.shop", "--name", "ios-production"] + db)
+        try CLI.withDatabase(on: .sqlite) { _, db in
+            #expect(
+                try CLI.run(
+                    ["keys", "create", "--create", "--app", "com.example.shop", "--name", "ios-production"] + db
+                )
                 .status == 0)
-        #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.octo"] + db).status == 0)
-        #expect(try CLI.run(["tokens", "create", "--create", "--name", "grafana"] + db).status == 0)
+            #expect(try CLI.run(["keys", "create", "--create", "--app", "com.example.octo"] + db).status == 0)
+            #expect(try CLI.run(["tokens", "create", "--create", "--name", "grafana"] + db).status == 0)
 
-        let keys = try CLI.run(["keys", "list"] + db).output.split(separator: "\n").map(String.init)
-        try Self.expectLinedUp(keys, header: ["ID", "APP", "NAME", "CREATED", "BY", "LAST USED", "STATUS"])
-        let named = try #require(keys.first { $0.contains("com.example.shop") })
-        let unnamed = try #require(keys.first { $0.contains("com.example.octo") })
-        #expect(Self.cell(named, under: "NAME", in: keys[0]) == "ios-production")
-        #expect(Self.cell(unnamed, under: "NAME", in: keys[0]) == "-")
-        let tokens = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
-        try Self.expectLinedUp(tokens, header: ["ID", "NAME", "SCOPE", "CREATED", "BY", "LAST USED", "STATUS"])
-        #expect(Self.cell(tokens[1], under: "NAME", in: tokens[0]) == "grafana")
-        #expect(Self.cell(tokens[1], under: "BY", in: tokens[0])?.hasPrefix("local:") == true)
+            let keys = try CLI.run(["keys", "list"] + db).output.split(separator: "\n").map(String.init)
+            try Self.expectLinedUp(keys, header: ["ID", "APP", "NAME", "CREATED", "BY", "LAST USED", "STATUS"])
+            let named = try #require(keys.first { $0.contains("com.example.shop") })
+            let unnamed = try #require(keys.first { $0.contains("com.example.octo") })
+            #expect(Self.cell(named, under: "NAME", in: keys[0]) == "ios-production")
+            #expect(Self.cell(unnamed, under: "NAME", in: keys[0]) == "-")
+            let tokens = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
+            try Self.expectLinedUp(tokens, header: ["ID", "NAME", "SCOPE", "CREATED", "BY", "LAST USED", "STATUS"])
+            #expect(Self.cell(tokens[1], under: "NAME", in: tokens[0]) == "grafana")
+            #expect(Self.cell(tokens[1], under: "BY", in: tokens[0])?.hasPrefix("local:") == true)
+        }
     }
 
     @Test("contracts list's header lines up with its rows")
     func contractsHeader() throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try Storage.sqlite.flags(in: folder)
-        let spec = ContractCommandTests.spec.path
-        #expect(
-            try CLI.run(
-                ["contracts", "import", spec, "--create", "--app", "com.example.octo", "--name", "github"] + db
-            ).status == 0
-        )
-        let lines = try CLI.run(["contracts", "list"] + db).output.split(separator: "\n").map(String.init)
-        try Self.expectLinedUp(
-            Array(lines.dropLast()), header: ["APP", "NAME", "VERSION (IMPORTED)", "OPENAPI", "OPERATIONS", "TITLE"],
-            rightAligned: ["OPERATIONS"])
-        #expect(Self.cell(lines[1], under: "NAME", in: lines[0]) == "github")
+        try CLI.withDatabase(on: .sqlite) { _, db in
+            let spec = ContractCommandTests.spec.path
+            #expect(
+                try CLI.run(
+                    ["contracts", "import", spec, "--create", "--app", "com.example.octo", "--name", "github"] + db
+                ).status == 0
+            )
+            let lines = try CLI.run(["contracts", "list"] + db).output.split(separator: "\n").map(String.init)
+            try Self.expectLinedUp(
+                Array(lines.dropLast()),
+                header: ["APP", "NAME", "VERSION (IMPORTED)", "OPENAPI", "OPERATIONS", "TITLE"],
+                rightAligned: ["OPERATIONS"])
+            #expect(Self.cell(lines[1], under: "NAME", in: lines[0]) == "github")
+        }
     }
 
     /// Checks that the first line is the header and that every row has a cell starting where each column's

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,9 @@ struct TrueAnswerCommandTests {
     func unknownValuesAndMutes() async throws {
         try await CLI.withCollector(on: .sqlite) { db, port, session in
             let body = try CheckCommandTests.batch(version: "5.2.0", failures: ["title": 10, "author": 3])
-            #expect(try await CheckCommandTests.post(body, encoding: "deflate", port: port, session: session) == 202)
+            #expect(
+                try await TestHTTPClient(port: port, session: session).post(batch: body, encoding: "deflate").status
+                    == 202)
             let remote = ["--url", "http://127.0.0.1:\(port)"]
             for source in [db, remote] {
                 let typo = try CLI.run(["fields", "--app", "com.exmaple.shop"] + source)
@@ -25,12 +28,14 @@ struct TrueAnswerCommandTests {
                 #expect(
                     typo.error.contains(
                         "Error: no reports from app 'com.exmaple.shop'; known apps: \(Self.app)."), "\(typo.error)")
-                let version = try CLI.run(["fields", "--app", Self.app, "--version", "5.3", "--format", "json"] + source)
+                let version = try CLI.run(
+                    ["fields", "--app", Self.app, "--version", "5.3", "--format", "json"] + source)
                 #expect(version.status == 1)
                 let document = try JSONDecoder().decode(FieldsSummary.self, from: Data(version.output.utf8))
                 #expect(document.warnings.map(\.code) == ["unknown_version"])
                 #expect(
-                    version.error.contains("no reports from version '5.3' of app '\(Self.app)'; known versions: 5.2.0."))
+                    version.error.contains("no reports from version '5.3' of app '\(Self.app)'; known versions: 5.2.0.")
+                )
                 let known = try CLI.run(["fields", "--app", Self.app] + source)
                 #expect(known.status == 0)
             }
@@ -65,8 +70,12 @@ struct TrueAnswerCommandTests {
     func baselineNeverSeen() async throws {
         try await CLI.withCollector(on: .sqlite) { db, port, session in
             let body = try CheckCommandTests.batch(version: "5.2.0", failures: ["title": 1])
-            #expect(try await CheckCommandTests.post(body, encoding: "gzip", port: port, session: session) == 202)
-            let asked = ["check", "--app", Self.app, "--version", "5.2.0", "--baseline", "5.1.9", "--min-decodes", "100"]
+            #expect(
+                try await TestHTTPClient(port: port, session: session).post(batch: body, encoding: "gzip").status == 202
+            )
+            let asked = [
+                "check", "--app", Self.app, "--version", "5.2.0", "--baseline", "5.1.9", "--min-decodes", "100",
+            ]
             for source in [db, ["--url", "http://127.0.0.1:\(port)"]] {
                 let result = try CLI.run(asked + source)
                 #expect(result.status == 2, "\(result.error)")

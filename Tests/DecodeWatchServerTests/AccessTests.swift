@@ -1,6 +1,7 @@
 import DecodeWatchCore
 import DecodeWatchServer
 import DecodeWatchStore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -54,9 +55,9 @@ struct AccessTests {
             try await collector.store.revokeCredential(id: credential.id, kind: .ingest, at: Date(), by: "local:test")
             let revokedAt = Date()
             var status = 202
-            while status == 202, Date().timeIntervalSince(revokedAt) < 10 {
-                try await Task.sleep(for: .milliseconds(200))
+            try await eventually(within: .seconds(10), every: .milliseconds(200)) {
                 status = try await collector.ingest(Batches.batch(reports: [Batches.report()]), key: key).status
+                return status != 202
             }
             #expect(status == 401)
             #expect(Date().timeIntervalSince(revokedAt) < 5)

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -48,22 +49,7 @@ struct DashboardBrowserTests {
 
         /// Runs a program to its end (at most `timeout` seconds) and returns its standard output.
         static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> String {
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: output) }
-            let handle = try FileHandle(forWritingTo: output)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.standardOutput = handle
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            try handle.close()
-            return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+            try Subprocess.run(URL(fileURLWithPath: executable), arguments, timeout: timeout).output
         }
     }
 

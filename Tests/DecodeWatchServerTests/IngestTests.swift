@@ -1,5 +1,6 @@
 import DecodeWatchCore
 import DecodeWatchServer
+import DecodeWatchTestSupport
 import DecodeWatchZlib
 import Foundation
 import GRDB
@@ -322,11 +323,8 @@ struct IngestTests {
             #expect(try await collector.send("GET", "/readyz").status == 200)
             try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
             // Reads answer 503 until the next attempt to fold the batch, a second after the last.
-            let deadline = ContinuousClock.now + .seconds(5)
-            var counts: [Int]?
-            while counts == nil, ContinuousClock.now < deadline {
-                counts = try? await collector.store.fields(Self.lastDay).fields.map(\.count)
-                try await Task.sleep(for: .milliseconds(100))
+            let counts = try await eventuallyFound(within: .seconds(5), every: .milliseconds(100)) {
+                try? await collector.store.fields(Self.lastDay).fields.map(\.count)
             }
             #expect(counts == [3])
         }

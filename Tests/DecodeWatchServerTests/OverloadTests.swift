@@ -1,4 +1,5 @@
 import DecodeWatchServer
+import DecodeWatchTestSupport
 import DecodeWatchZlib
 import Foundation
 import Synchronization
@@ -153,11 +154,8 @@ struct OverloadTests {
                 "\(Dictionary(summary.map { ($0, 1) }, uniquingKeysWith: +))")
             // The holder gives up its place; the next batch is stored.
             holder.release()
-            var stored = false
-            for _ in 0..<50 where !stored {
-                let answer = try await collector.ingest(Batches.batch(reports: [Batches.report()]))
-                stored = answer.status == 202
-                if !stored { try await Task.sleep(for: .milliseconds(100)) }
+            let stored = try await eventually(within: .seconds(5), every: .milliseconds(100)) {
+                try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202
             }
             #expect(stored)
         }

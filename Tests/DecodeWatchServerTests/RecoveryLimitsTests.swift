@@ -2,6 +2,7 @@ import DecodeWatchCore
 import DecodeWatchServer
 import DecodeWatchStore
 import DecodeWatchStoreSQLite
+import DecodeWatchTestSupport
 import Foundation
 import GRDB
 import Metrics
@@ -53,10 +54,8 @@ struct RecoveryLimitsTests {
         try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
         // A read waits for the log, or fails, until the next fold (after the retry delay) succeeds.
         let query = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
-        var counts: [Int]?
-        for _ in 0..<50 where counts == nil {
-            counts = try? await next.fields(query).fields.map(\.count)
-            if counts == nil { try await Task.sleep(for: .milliseconds(100)) }
+        let counts = try await eventuallyFound(within: .seconds(5), every: .milliseconds(100)) {
+            try? await next.fields(query).fields.map(\.count)
         }
         #expect(counts == [5])
     }

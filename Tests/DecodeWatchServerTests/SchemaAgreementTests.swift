@@ -1,3 +1,4 @@
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -54,18 +55,10 @@ struct SchemaAgreementTests {
                 result[name] = validator.is_valid(json.load(open(path)))
             print(json.dumps(result))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schemas.path]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schemas.path])
+        let data = Data(result.output.utf8)
+        let problem = result.error
+        guard result.status == 0 else {
             throw TestFailure("python3 with jsonschema is needed (pip install jsonschema): \(problem)")
         }
         return try JSONDecoder().decode([String: Bool].self, from: data)

@@ -41,9 +41,8 @@ struct ContractDriftEndToEndTests {
 
     @Test("mutated GitHub responses get the verdict of the table, through GET /v1/drift and GET /v1/fields")
     func verdictsOfTheTable() async throws {
-        let folder = try EndToEndTests.folder()
+        let (folder, collector) = try EndToEndTests.freshCollector()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         try await collector.start()
         defer { Task { await collector.stop() } }
 

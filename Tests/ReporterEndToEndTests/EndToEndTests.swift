@@ -19,6 +19,19 @@ struct EndToEndTests {
         return decoder
     }
 
+    /// A temporary folder and a collector, not started yet, on a database in it; the caller removes the folder.
+    static func freshCollector() throws -> (URL, LiveCollector) {
+        let folder = try Self.folder()
+        return (folder, try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path))
+    }
+
+    /// Decodes ``brokenIssues()`` as the answer of `GET /repos/octo/shop/issues`, reporting to `reporter`.
+    @discardableResult
+    static func decodeBrokenIssues(reporter: Reporter) throws -> [Safe<GitHubIssue>] {
+        try decoder.decode(
+            [Safe<GitHubIssue>].self, from: brokenIssues(), endpoint: "GET /repos/octo/shop/issues", reporter: reporter)
+    }
+
     static func reporter(_ url: URL, spool: URL) -> Reporter {
         Reporter(
             configuration: ReporterConfiguration(
@@ -35,17 +48,14 @@ struct EndToEndTests {
 
     @Test("reports made offline are spooled, survive a restart, and are delivered once when the collector is back")
     func offlineThenDeliveredOnce() async throws {
-        let folder = try Self.folder()
+        let (folder, collector) = try Self.freshCollector()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         try await collector.start()
         await collector.stop()  // the port is known and nothing listens on it: the app is offline
 
         let spool = folder.appendingPathComponent("spool")
         let offline = Self.reporter(collector.url, spool: spool)
-        let issues = try Self.decoder.decode(
-            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
-            reporter: offline)
+        let issues = try Self.decodeBrokenIssues(reporter: offline)
         #expect(issues.compactMap(\.value).count == issues.count - 1)
         await offline.flush()
         let spooled = await offline.spooledBatchIDs()
@@ -71,17 +81,14 @@ struct EndToEndTests {
 
     @Test("a crash between send and acknowledgement does not count the batch twice")
     func crashBeforeAcknowledgement() async throws {
-        let folder = try Self.folder()
+        let (folder, collector) = try Self.freshCollector()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         try await collector.start()
         await collector.stop()
 
         let spool = folder.appendingPathComponent("spool")
         let first = Self.reporter(collector.url, spool: spool)
-        _ = try Self.decoder.decode(
-            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
-            reporter: first)
+        try Self.decodeBrokenIssues(reporter: first)
         await first.flush()
         let copy = folder.appendingPathComponent("spool-before-ack")
         try FileManager.default.copyItem(at: spool, to: copy)
@@ -105,15 +112,12 @@ struct EndToEndTests {
 
     @Test("a rate-limited app keeps its batch and delivers it after Retry-After")
     func rateLimitHonoured() async throws {
-        let folder = try Self.folder()
+        let (folder, collector) = try Self.freshCollector()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         try await collector.start(configuration: ServerConfiguration(maxConcurrentIngests: 0, retryAfterSeconds: 1))
         let spool = folder.appendingPathComponent("spool")
         let reporter = Self.reporter(collector.url, spool: spool)
-        _ = try Self.decoder.decode(
-            [Safe<GitHubIssue>].self, from: Self.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
-            reporter: reporter)
+        try Self.decodeBrokenIssues(reporter: reporter)
         await reporter.flush()
         #expect(await reporter.spooledBatchIDs().count == 1)
         #expect(try await collector.totalCount() == 0)
@@ -134,9 +138,8 @@ struct EndToEndTests {
             ("issues of octo/shop", "UNKNOWN /"),
         ])
     func endpointPlaceholder(raw: String, sent: String) async throws {
-        let folder = try Self.folder()
+        let (folder, collector) = try Self.freshCollector()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         try await collector.start()
         let events = EventRecorder()
         let reporter = Reporter(

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import DecodeWatchZlib
 import Foundation
 import Testing
@@ -32,7 +33,7 @@ import Testing
             ("  ", nil),
         ] as [(String?, String?)])
     func header(key: String?, expected: String?) async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let reporter = TestReporter.make(collector: receiver.url) { $0.ingestKey = key }
         reporter.record(failure())
         await reporter.flush()
@@ -47,7 +48,7 @@ import Testing
             (403, "wrong_app", "This ingest key belongs to another app."),
         ])
     func keyRefused(status: Int, code: String, message: String) async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.error(status, code: code, message: message))
         let events = EventRecorder()
         let reporter = reporter(receiver, events: events)
@@ -82,7 +83,7 @@ import Testing
     )
     func newKeyDeliversSpool() async throws {
         let directory = TestReporter.temporaryDirectory()
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.error(401, code: "invalid_ingest_key", message: "The ingest key is unknown or revoked."))
         let refused = reporter(receiver, events: EventRecorder(), spool: directory)
         refused.record(failure())
@@ -102,7 +103,7 @@ import Testing
     @Test("the key never reaches the spool files or the events, even when the collector's answer quotes it")
     func keyStaysOutOfSpoolAndEvents() async throws {
         let directory = TestReporter.temporaryDirectory()
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.error(401, code: "invalid_ingest_key", message: "Unknown ingest key \(Self.key)."))
         let events = EventRecorder()
         let reporter = reporter(receiver, events: events, spool: directory)

@@ -19,9 +19,8 @@ struct KeyedCollectorTests {
 
     @Test("a wrong key keeps the reports spooled and says why; with the right key after a restart they arrive once")
     func wrongKeyThenRightKey() async throws {
-        let folder = try EndToEndTests.folder()
+        let (folder, collector) = try EndToEndTests.freshCollector()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let collector = try LiveCollector(databasePath: folder.appendingPathComponent("c.sqlite").path)
         let secret = CredentialSecret(kind: .ingest)
         try await collector.store.insertCredential(
             Credential(
@@ -33,9 +32,7 @@ struct KeyedCollectorTests {
         let spool = folder.appendingPathComponent("spool")
         let events = EventRecorder()
         let wrong = Self.reporter(collector.url, spool: spool, key: "dwk_wrong", events: events)
-        _ = try EndToEndTests.decoder.decode(
-            [Safe<GitHubIssue>].self, from: EndToEndTests.brokenIssues(), endpoint: "GET /repos/octo/shop/issues",
-            reporter: wrong)
+        try EndToEndTests.decodeBrokenIssues(reporter: wrong)
         await wrong.flush()
         #expect(await wrong.spooledBatchIDs().count == 1)
         #expect(try await collector.totalCount() == 0)

@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import DecodeWatchZlib
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ import Testing
 
     @Test("a flush posts a deflated JSON batch to /v1/reports with the contract's headers")
     func postsBatch() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let reporter = TestReporter.make(collector: receiver.url) { $0.ingestKey = "dw_test_key" }
         reporter.record(failure())
         reporter.record(failure())
@@ -47,7 +48,7 @@ import Testing
 
     @Test("batches name the environment: debug in a debug build by default, and the configured one when set")
     func environment() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let byDefault = TestReporter.make(collector: receiver.url)
         let configured = TestReporter.make(collector: receiver.url) { $0.environment = "testflight" }
         byDefault.record(failure())
@@ -64,7 +65,7 @@ import Testing
 
     @Test("no Authorization header is sent without an ingest key, and an empty buffer sends nothing")
     func noKey() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let reporter = TestReporter.make(collector: receiver.url)
         await reporter.flush()
         #expect(receiver.requests.isEmpty)
@@ -76,7 +77,7 @@ import Testing
 
     @Test("a 503 with Retry-After is retried after the wait, with the same batch_id")
     func retryAfter503() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(
             .status(503, headers: ["Retry-After": "1"], body: #"{"error":{"code":"unavailable","message":"x"}}"#))
         let reporter = TestReporter.make(collector: receiver.url)
@@ -93,7 +94,7 @@ import Testing
 
     @Test("a 429 asking for a long wait keeps the batch and later flushes do not send before it passes")
     func longRetryAfter429() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.status(429, headers: ["Retry-After": "120"]))
         let reporter = TestReporter.make(collector: receiver.url)
         reporter.record(failure())
@@ -108,7 +109,7 @@ import Testing
 
     @Test("5xx answers and network errors drop nothing: the batch stays spooled until a 2xx")
     func keepsOnServerErrors() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.status(500), .hangUp)
         let reporter = TestReporter.make(collector: receiver.url)
         reporter.record(failure())
@@ -128,7 +129,7 @@ import Testing
         "a 400, 413 or 415 keeps the batch spooled, surfaces the collector's code and message, holds only that batch",
         arguments: [400, 413, 415])
     func refusedBatchStaysSpooled(status: Int) async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.error(status, code: "invalid_batch", message: "app.id is missing."))
         let events = EventRecorder()
         let reporter = TestReporter.make(collector: receiver.url) {
@@ -165,7 +166,7 @@ import Testing
 
     @Test("an error answer that is not the collector's (a proxy's page) still reaches the event, without a code")
     func refusedByProxy() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.status(400, body: "<html><body>Bad Request</body></html>"))
         let events = EventRecorder()
         let reporter = TestReporter.make(collector: receiver.url) { $0.onEvent = events.record }
@@ -179,7 +180,7 @@ import Testing
 
     @Test("a 202 with rejected reports and warnings is announced once with the counts and the collector's messages")
     func acceptedWithIssues() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(
             .status(
                 202,
@@ -212,7 +213,7 @@ import Testing
 
     @Test("a 408 is retried like a 5xx")
     func timeoutIsRetried() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         receiver.reply(.status(408))
         let reporter = TestReporter.make(collector: receiver.url)
         reporter.record(failure())
@@ -223,7 +224,7 @@ import Testing
 
     @Test("reaching the batch size starts a flush by itself")
     func flushOnSize() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let reporter = TestReporter.make(collector: receiver.url) { $0.maxReportsPerBatch = 3 }
         for index in 0..<3 { reporter.record(failure(index)) }
         let requests = await receiver.waitForRequests(1)
@@ -232,7 +233,7 @@ import Testing
 
     @Test("more reports than fit in a batch are split, decode counts going with the first")
     func splits() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let reporter = TestReporter.make(collector: receiver.url) { (configuration: inout ReporterConfiguration) in
             configuration.maxReportsPerBatch = 1000
             configuration.maxBufferedReports = 5000
@@ -243,9 +244,9 @@ import Testing
         // rest (then the batches are 1000, a few, and what this flush finds); wait for all the reports.
         await reporter.flush()
         var batches = await receiver.waitForRequests(2).compactMap(\.batch)
-        for _ in 0..<100 where batches.map(\.reports.count).reduce(0, +) < 1500 {
-            try await Task.sleep(nanoseconds: 50_000_000)
+        try await eventually(within: .seconds(5), every: .milliseconds(50)) {
             batches = receiver.requests.compactMap(\.batch)
+            return batches.map(\.reports.count).reduce(0, +) >= 1500
         }
         #expect(batches.map(\.reports.count).reduce(0, +) == 1500)
         #expect(batches.allSatisfy { $0.reports.count <= 1000 })
@@ -254,13 +255,13 @@ import Testing
 
     @Test("run() flushes on its timer and spools what is left when cancelled")
     func runLoop() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let directory = TestReporter.temporaryDirectory()
         let reporter = TestReporter.make(collector: receiver.url, spool: directory) { $0.flushInterval = 0.1 }
         let task = Task { await reporter.run() }
         reporter.record(failure())
         #expect(await receiver.waitForRequests(1).count == 1)
-        receiver.stop()
+        await receiver.stop()
         reporter.record(failure(1))
         task.cancel()
         await task.value
@@ -273,7 +274,7 @@ import Testing
 
     @Test("a disabled reporter does not upload")
     func disabled() async throws {
-        let receiver = try TestReceiver()
+        let receiver = try await TestReceiver()
         let reporter = TestReporter.make(collector: receiver.url)
         reporter.record(failure())
         reporter.setEnabled(false)

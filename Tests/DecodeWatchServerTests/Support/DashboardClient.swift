@@ -1,3 +1,4 @@
+import DecodeWatchTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)

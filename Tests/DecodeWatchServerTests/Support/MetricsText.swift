@@ -1,3 +1,4 @@
+import DecodeWatchTestSupport
 import Foundation
 
 /// The samples of a Prometheus text exposition, read as Prometheus reads them: label values unescaped.
@@ -76,11 +77,10 @@ extension TestCollector {
 
     /// Scrapes `/metrics` until `condition` holds of it, for at most 5 seconds, and returns the last scrape.
     func metrics(until condition: (MetricsText) -> Bool) async throws -> MetricsText {
-        let deadline = ContinuousClock.now + .seconds(5)
         var scraped = try await metrics()
-        while !condition(scraped), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(within: .seconds(5), every: .milliseconds(20)) {
             scraped = try await metrics()
+            return condition(scraped)
         }
         return scraped
     }

@@ -2,7 +2,7 @@ import DecodeWatchCore
 import DecodeWatchServer
 import DecodeWatchStore
 import DecodeWatchStoreSQLite
-import DecodeWatchZlib
+@_exported import DecodeWatchTestSupport
 import Foundation
 import Hummingbird
 import Logging
@@ -65,18 +65,14 @@ struct TestCollector {
         }
     }
 
+    /// The HTTP client for this collector.
+    var client: TestHTTPClient { TestHTTPClient(baseURL: baseURL, session: session) }
+
     /// Sends a raw request and returns the status, headers and body.
     func send(
         _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> HTTPAnswer {
-        var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        return HTTPAnswer(
-            status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
+        try await client.send(method, path, body: body, headers: headers)
     }
 
     /// The port the collector listens on.
@@ -94,57 +90,25 @@ struct TestCollector {
         return (secret.value, credential)
     }
 
-    /// Posts a batch JSON document, compressed as asked, with an ingest key when given.
+    /// Posts a batch JSON document, compressed as asked (deflate unless told), with an ingest key when given.
     func ingest(
         _ json: Data, encoding: String? = "deflate", contentType: String = "application/json", key: String? = nil
     ) async throws -> HTTPAnswer {
-        var headers = ["Content-Type": contentType]
-        if let key { headers["Authorization"] = "Bearer \(key)" }
-        var body = json
-        switch encoding {
-        case "deflate": body = try Zlib.compress(json, format: .zlib)
-        case "gzip": body = try Zlib.compress(json, format: .gzip)
-        default: break
-        }
-        if let encoding { headers["Content-Encoding"] = encoding }
-        return try await send("POST", "/v1/reports", body: body, headers: headers)
+        try await client.post(batch: json, encoding: encoding, contentType: contentType, key: key)
     }
 
     /// Posts a batch built from a dictionary.
     func ingest(_ batch: [String: Any], encoding: String? = "deflate", key: String? = nil) async throws -> HTTPAnswer {
-        try await ingest(try JSONSerialization.data(withJSONObject: batch), encoding: encoding, key: key)
+        try await client.post(batch: batch, encoding: encoding, key: key)
     }
 
     /// Reads `/v1/fields` with the given query string, with a read token when given.
     func fields(_ query: String = "", token: String? = nil) async throws -> FieldsSummary {
-        let answer = try await send(
-            "GET", "/v1/fields" + (query.isEmpty ? "" : "?" + query),
-            headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+        let answer = try await client.get("/v1/fields" + (query.isEmpty ? "" : "?" + query), token: token)
         guard answer.status == 200 else {
             throw TestFailure("GET /v1/fields answered \(answer.status): \(answer.text)")
         }
         return try JSONDecoder().decode(FieldsSummary.self, from: answer.body)
-    }
-}
-
-/// A status, headers and body.
-struct HTTPAnswer: Sendable {
-    let status: Int
-    let headers: [String: String]
-    let body: Data
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-
-    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-
-    /// The `error.code` of an error body (docs/wire-format.md#errors).
-    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
-
-    /// The `error.message` of an error body (docs/wire-format.md#errors).
-    var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 }
 
