@@ -3,6 +3,7 @@ import DecodeWatchStore
 import DecodeWatchStoreSQLite
 import Foundation
 import FuzzDriver
+import Metrics
 
 // Any bytes as an inflated ingest body, through validation into a real SQLite store acknowledging from its log, as
 // the collector runs by default: what the answer would acknowledge is exactly what the store then counts. A batch
@@ -17,7 +18,7 @@ let until = receivedAt.addingTimeInterval(7200)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-ingest-\(UUID().uuidString)")
 try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 let store = try! SQLiteReportStore(path: folder.appendingPathComponent("fuzz.sqlite").path)
-try! store.acknowledgeBeforeWriting(pipeline: pipeline)
+let sink = try! store.loggedSink(pipeline: pipeline, metrics: NOOPMetricsHandler.instance)
 /// The batches stored so far, by the bytes of their app and id (how the store tells them apart).
 nonisolated(unsafe) var seen = Set<[UInt8]>()
 
@@ -36,9 +37,12 @@ func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> T {
     }
 }
 
-/// The counts of some groups, added up.
+/// The counts of some groups, added up, once the batches acknowledged so far are folded (as a request reads them).
 func total(_ groups: [String]) -> Int {
-    wait { try await store.fields(ofGroups: groups, since: since, until: until).map(\.count).reduce(0, +) }
+    wait {
+        try await sink.settle()
+        return try await store.fields(ofGroups: groups, since: since, until: until).map(\.count).reduce(0, +)
+    }
 }
 
 runFuzzer { bytes in
@@ -49,7 +53,8 @@ runFuzzer { bytes in
     let groups = Array(Set(batch.groupKeys.map(\.id)))
     let added = batch.accepted.map(\.report.count).reduce(0, +)
     let before = groups.isEmpty ? 0 : total(groups)
-    let outcome = wait { [aggregate] in try await store.ingest(aggregate) }
+    let received = ReceivedBatch(aggregate, source: source)
+    let outcome = wait { [received] in try await sink.commit([received])[0] }
     let identity = Array(batch.app.id.utf8) + [0] + Array(batch.batchID.utf8)
     let isNew = seen.insert(identity).inserted
     guard outcome == (isNew ? .stored : .duplicate) else {
