@@ -238,7 +238,7 @@ struct BatchDecoder {
                     message = try reader.readString()
                 } else if reader.scanner.lastKeyIs("snippet"), snippet.isAbsent {
                     snippet = try reader.readStringContents { scanner, contents, escaped in
-                        escaped && StrictJSONScanner.holdsNUL(UnsafeRawBufferPointer(rebasing: scanner.bytes[contents]))
+                        scanner.lastStringHoldsNUL
                             ? .wrong(at: "", Self.nulProblem) : .value(StringSpan(range: contents, escaped: escaped))
                     }
                 } else if reader.scanner.lastKeyIs("count"), count.isAbsent {
@@ -350,7 +350,7 @@ struct BatchDecoder {
         let stop = scanner.index &- 1
         let scanner = self.scanner
         let raw = UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<stop])
-        if escaped && StrictJSONScanner.holdsNUL(raw) { return nil }
+        if scanner.lastStringHoldsNUL { return nil }
         return strings.string(raw) {
             scanner.text(from: start, to: stop, escaped: escaped)
         }

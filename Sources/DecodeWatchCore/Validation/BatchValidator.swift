@@ -212,15 +212,12 @@ public struct BatchValidator: Sendable {
         // Built only for a problem: most reports have none.
         var field: String { "reports[\(index)]" }
         let known = groups.group(ofShape: shape)
-        var endpoint = ""
+        var endpoint = 0
         if known == nil {
             guard report.endpoint.utf8.count <= IngestLimits.Field.endpoint else {
                 return .failure(FieldProblem("\(field).endpoint: longer than \(IngestLimits.Field.endpoint) bytes"))
             }
-            let met = groups.endpoints[ExactText(report.endpoint)]
-            let form = met ?? normalizer.normalize(report.endpoint)
-            if met == nil { groups.endpoints[ExactText(report.endpoint)] = .some(form) }
-            guard let form else {
+            guard let form = groups.endpoint(report.endpoint, normalizer: normalizer) else {
                 return .failure(
                     FieldProblem("\(field).endpoint: expected \"METHOD /path\", got '\(report.endpoint.prefix(80))'"))
             }
@@ -245,10 +242,7 @@ public struct BatchValidator: Sendable {
             report.occurredAt = receivedAt
         }
         let group =
-            known
-            ?? groups.group(
-                for: GroupKey(app: app, endpoint: endpoint, path: PathRenderer.render(report.path), kind: report.kind),
-                shape: shape)
+            known ?? groups.group(app: app, endpoint: endpoint, path: report.path, kind: report.kind, shape: shape)
         return .success(AcceptedReport(report: report, group: group, key: groups.keys[group]))
     }
 

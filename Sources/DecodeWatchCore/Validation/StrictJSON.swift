@@ -78,6 +78,9 @@ struct StrictJSONScanner {
     var lastKeyStart = 0
     var lastKeyEnd = 0
     var lastKeyHasEscape = false
+    /// Whether the last string ``scanString()`` scanned holds U+0000, which only the escape `\u0000` writes: known
+    /// from the scan itself, so that a reader refusing such text need not look through it again.
+    var lastStringHoldsNUL = false
 
     init(
         bytes: UnsafeRawBufferPointer, base: UnsafeRawPointer, maxDepth: Int, stack: UnsafeMutableBufferPointer<UInt64>
@@ -251,6 +254,7 @@ struct StrictJSONScanner {
     @discardableResult
     mutating func scanString() throws(JSONSyntaxError) -> Bool {
         var escaped = false
+        lastStringHoldsNUL = false
         index &+= 1
         while true {
             // Most string bytes are printable ASCII: test eight at a time and stop at the first that is not.
@@ -326,6 +330,7 @@ struct StrictJSONScanner {
         case UInt8(ascii: "u"):
             let unit = try hexUnit(at: start)
             index &+= 6
+            if unit == 0 { lastStringHoldsNUL = true }
             if unit >= 0xDC00 && unit <= 0xDFFF {
                 throw fail(start, Self.loneSurrogateReason(unit))
             }

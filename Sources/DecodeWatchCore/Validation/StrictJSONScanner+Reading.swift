@@ -66,24 +66,6 @@ extension StrictJSONScanner {
         text(from: lastKeyStart &+ 1, to: lastKeyEnd &- 1, escaped: true) == name.description
     }
 
-    /// Whether the already checked string contents `raw` hold U+0000, which only the escape `\u0000` can write.
-    static func holdsNUL(_ raw: UnsafeRawBufferPointer) -> Bool {
-        var read = 0
-        while read < raw.count {
-            guard raw[read] == UInt8(ascii: "\\") else {
-                read &+= 1
-                continue
-            }
-            guard raw[read &+ 1] == UInt8(ascii: "u") else {
-                read &+= 2
-                continue
-            }
-            if raw[read &+ 2..<read &+ 6].allSatisfy({ $0 == UInt8(ascii: "0") }) { return true }
-            read &+= 6
-        }
-        return false
-    }
-
     /// The text of a scanned string's contents, from `start` up to `stop` (its quotes excluded).
     func text(from start: Int, to stop: Int, escaped: Bool) -> String {
         Self.string(UnsafeRawBufferPointer(rebasing: bytes[start..<stop]), escaped: escaped)

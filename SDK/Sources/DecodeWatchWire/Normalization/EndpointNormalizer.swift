@@ -16,35 +16,45 @@ public struct EndpointNormalizer: Sendable {
     /// - Returns: `"METHOD /path"` in grouping form, or `nil` when the text is not `"METHOD /path"` or
     ///   `"METHOD scheme://host/path"`.
     public func normalize(_ endpoint: String) -> String? {
+        var (endpoint, form) = (endpoint, [UInt8]())
+        guard endpoint.withUTF8({ normalize(utf8: $0, into: &form) }) else { return nil }
+        return String(decoding: form, as: UTF8.self)
+    }
+
+    /// Writes the grouping form of the endpoint whose UTF-8 is `bytes` into `form`, in place of what it held, as
+    /// ``normalize(_:)`` makes it: a caller that normalizes many endpoints reuses one buffer and makes a string only
+    /// of a form it has not met.
+    /// - Returns: `false` when the text is not `"METHOD /path"` or `"METHOD scheme://host/path"`; `form` is then
+    ///   empty.
+    @_spi(WireInternals)
+    public func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>, into form: inout [UInt8]) -> Bool {
         // One pass over the bytes in place, writing the result as it goes: splitting into substrings and joining
         // them took a fifth of the one-core loop on realistic batches, where nearly every endpoint carries an id.
-        var endpoint = endpoint
-        return endpoint.withUTF8 { bytes -> String? in
-            guard let parts = Self.parts(of: bytes) else { return nil }
-            if !templates.isEmpty {
-                let (method, segments) = Self.texts(of: bytes, parts)
-                for template in templates where template.matches(method: method, segments: segments) {
-                    return template.normalized
-                }
+        form.removeAll(keepingCapacity: true)
+        guard let parts = Self.parts(of: bytes) else { return false }
+        if !templates.isEmpty {
+            let (method, segments) = Self.texts(of: bytes, parts)
+            for template in templates where template.matches(method: method, segments: segments) {
+                form.append(contentsOf: template.normalized.utf8)
+                return true
             }
-            var form: [UInt8] = []
-            form.reserveCapacity(parts.method.count + parts.path.count + 8)
-            for byte in bytes[parts.method] { form.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
-            form.append(Self.space)
-            form.append(Self.slash)
-            var first = true
-            Self.forEachSegment(of: bytes, path: parts.path) { segment in
-                if !first { form.append(Self.slash) }
-                first = false
-                let segmentBytes = UnsafeBufferPointer(rebasing: bytes[segment])
-                if Self.isIdentifier(segmentBytes) {
-                    form.append(contentsOf: "{id}".utf8)
-                } else {
-                    form.append(contentsOf: segmentBytes)
-                }
-            }
-            return String(decoding: form, as: UTF8.self)
         }
+        form.reserveCapacity(parts.method.count + parts.path.count + 8)
+        for byte in bytes[parts.method] { form.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
+        form.append(Self.space)
+        form.append(Self.slash)
+        var first = true
+        Self.forEachSegment(of: bytes, path: parts.path) { segment in
+            if !first { form.append(Self.slash) }
+            first = false
+            let segmentBytes = UnsafeBufferPointer(rebasing: bytes[segment])
+            if Self.isIdentifier(segmentBytes) {
+                form.append(contentsOf: "{id}".utf8)
+            } else {
+                form.append(contentsOf: segmentBytes)
+            }
+        }
+        return true
     }
 
     /// Where the method and the path of `"METHOD target"` lie among its bytes: the path without scheme, authority,

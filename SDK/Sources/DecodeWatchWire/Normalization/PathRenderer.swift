@@ -7,62 +7,47 @@ public enum PathRenderer {
     /// - Parameter path: elements from the payload root to the failing value.
     /// - Returns: an RFC 9535 JSONPath with `[*]` wildcards.
     public static func render(_ path: [PathElement]) -> String {
-        // Written straight into one string's storage, sized for the longest rendering (every key quoted and
-        // every byte escaped): one allocation per path, where appending piece by piece grew it.
-        let bound = path.reduce(1) { bound, element in
+        var bytes: [UInt8] = []
+        render(path, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes the UTF-8 of a path's rendering (``render(_:)``) into `bytes`, in place of what it held: a caller that
+    /// renders many paths reuses one buffer and makes a string only of a rendering it has not met.
+    @_spi(WireInternals)
+    public static func render(_ path: [PathElement], into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(UInt8(ascii: "$"))
+        for element in path {
             switch element {
-            case .index: bound + 3
-            case .key(let key): bound + 4 + 2 * key.utf8.count
-            }
-        }
-        return String(unsafeUninitializedCapacity: bound) { buffer in
-            var end = 0
-            put("$", into: buffer, at: &end)
-            for element in path {
-                switch element {
-                case .index:
-                    put("[*]", into: buffer, at: &end)
-                case .key(let key):
-                    // A Swift string keeps its UTF-8 in one piece; a bridged one is copied out first.
-                    if key.utf8.withContiguousStorageIfAvailable({ put(key: $0, into: buffer, at: &end) }) == nil {
-                        Array(key.utf8).withUnsafeBufferPointer { put(key: $0, into: buffer, at: &end) }
-                    }
+            case .index:
+                bytes.append(contentsOf: "[*]".utf8)
+            case .key(let key):
+                // A Swift string keeps its UTF-8 in one piece; a bridged one is copied out first.
+                if key.utf8.withContiguousStorageIfAvailable({ append(key: $0, to: &bytes) }) == nil {
+                    Array(key.utf8).withUnsafeBufferPointer { append(key: $0, to: &bytes) }
                 }
             }
-            return end
         }
     }
 
-    /// Writes one key: `[*]` for an id, `.key` when it is a member name, else `['key']`.
-    private static func put(
-        key: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int
-    ) {
+    /// Appends one key: `[*]` for an id, `.key` when it is a member name, else `['key']`.
+    private static func append(key: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         if EndpointNormalizer.isIdentifierKey(key) {
-            put("[*]", into: buffer, at: &end)
+            bytes.append(contentsOf: "[*]".utf8)
         } else if isMemberName(key) {
-            put(".", into: buffer, at: &end)
-            for byte in key { put(byte, into: buffer, at: &end) }
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: key)
         } else {
             // RFC 9535 escapes code points: a quote or backslash is escaped even when a combining mark follows it
             // (UTF-8 never repeats an ASCII byte inside another character).
-            put("['", into: buffer, at: &end)
+            bytes.append(contentsOf: "['".utf8)
             for byte in key {
-                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "'") {
-                    put(UInt8(ascii: "\\"), into: buffer, at: &end)
-                }
-                put(byte, into: buffer, at: &end)
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "'") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
             }
-            put("']", into: buffer, at: &end)
+            bytes.append(contentsOf: "']".utf8)
         }
-    }
-
-    private static func put(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
-        buffer[end] = byte
-        end += 1
-    }
-
-    private static func put(_ text: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
-        for offset in 0..<text.utf8CodeUnitCount { put(text.utf8Start[offset], into: buffer, at: &end) }
     }
 
     /// Whether a key matches `^[A-Za-z_][A-Za-z0-9_]*$` and can be written in dot notation.
