@@ -23,21 +23,11 @@ extension DecodeWatchCommand {
         func validate() throws { try FieldFilterOptions.check(limit: limit) }
 
         func run() async throws {
-            let query = try filters.query(limit: limit, now: Date())
-            let report: DriftReport
-            switch try source.source() {
-            case .store(let store):
-                let summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
-                report = DriftReport(summary: summary, verdict: verdict)
-            case .collector(let collector):
-                report = try await collector.get(
-                    DriftReport.self, "/v1/drift",
-                    query: filters.collectorQuery(limit: limit, ["verdict": verdict?.rawValue]))
-            }
-            if UnknownValues.printsAnswer(report.warnings, json: format == .json) {
-                print(DriftRenderer.render(report, as: format), terminator: "")
-            }
-            try UnknownValues.exitIfAny(report.warnings)
+            let report = try await filters.read(
+                from: source, limit: limit, path: "/v1/drift", extra: ["verdict": verdict?.rawValue]
+            ) { DriftReport(summary: $0, verdict: verdict) }
+            try UnknownValues.print(
+                { DriftRenderer.render(report, as: format) }, warnings: report.warnings, json: format == .json)
         }
     }
 }

@@ -33,22 +33,9 @@ extension DecodeWatchCommand {
         func validate() throws { try FieldFilterOptions.check(limit: limit) }
 
         func run() async throws {
-            let query = try filters.query(limit: limit, now: Date())
-            // Statuses with decisions applied (resolved in the next version) and contract verdicts, as
-            // `GET /v1/fields` answers them.
-            let summary: FieldsSummary
-            switch try source.source() {
-            case .store(let store):
-                summary = try await store.withStore { try await $0.judgedFields(query, now: Date()) }
-            case .collector(let collector):
-                summary = try await collector.get(
-                    FieldsSummary.self, "/v1/fields",
-                    query: filters.collectorQuery(limit: limit))
-            }
-            if UnknownValues.printsAnswer(summary.warnings, json: format == .json) {
-                print(FieldsRenderer.render(summary, as: format), terminator: "")
-            }
-            try UnknownValues.exitIfAny(summary.warnings)
+            let summary = try await filters.read(from: source, limit: limit, path: "/v1/fields") { $0 }
+            try UnknownValues.print(
+                { FieldsRenderer.render(summary, as: format) }, warnings: summary.warnings, json: format == .json)
         }
     }
 }

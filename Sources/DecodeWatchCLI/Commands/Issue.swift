@@ -19,9 +19,7 @@ extension DecodeWatchCommand {
                     comes from --github-token-file or GITHUB_TOKEN, never from an argument.
                     """)
 
-            @Argument(
-                help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
-            var group: String
+            @OptionGroup var target: GroupArgument
             @Option(
                 name: .customLong("github"),
                 help: ArgumentHelp("The repository to open the issue in.", valueName: "owner/repo"))
@@ -38,7 +36,7 @@ extension DecodeWatchCommand {
             @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
             func validate() throws {
-                do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+                try target.check()
                 _ = try github.client(repository: repository, flag: "--github")
                 if let publicURL, URL(string: publicURL)?.host == nil {
                     throw ValidationError(
@@ -52,7 +50,7 @@ extension DecodeWatchCommand {
             func run() async throws {
                 let client = try github.client(repository: repository, flag: "--github")
                 let (id, outcome) = try await store.withStore { store in
-                    let id = try await store.groupID(startingWith: group)
+                    let id = try await store.groupID(startingWith: target.group)
                     let opener = GroupIssueOpener(
                         store: store, github: client, labels: labels, dashboard: publicURL.flatMap(URL.init(string:)))
                     return (id, try await opener.open(group: id, by: LocalActor.name))

@@ -15,9 +15,7 @@ extension DecodeWatchCommand {
                 mute ends. `decodewatch unmute GROUP` ends it early.
                 """)
 
-        @Argument(
-            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
-        var group: String
+        @OptionGroup var target: GroupArgument
         @Option(
             name: .customLong("for"),
             help: ArgumentHelp("How long: 90m, 24h, 2d, '2 days', 1w.", valueName: "duration"))
@@ -27,13 +25,13 @@ extension DecodeWatchCommand {
         @OptionGroup var source: SourceOptions
 
         func validate() throws {
-            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+            try target.check()
             _ = try requestedMute()
         }
 
         func run() async throws {
             let mute = try requestedMute()
-            let id = try await source.apply(.mute(mute), to: group)
+            let id = try await source.apply(.mute(mute), to: target.group)
             print("Muted \(id) \(mute.summary).")
         }
 
@@ -57,17 +55,15 @@ extension DecodeWatchCommand {
     struct Unmute: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End the mute of a group.")
 
-        @Argument(
-            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
-        var group: String
+        @OptionGroup var target: GroupArgument
         @OptionGroup var source: SourceOptions
 
         func validate() throws {
-            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+            try target.check()
         }
 
         func run() async throws {
-            let id = try await source.apply(.unmute, to: group)
+            let id = try await source.apply(.unmute, to: target.group)
             print("Unmuted \(id).")
         }
     }

@@ -9,19 +9,17 @@ extension DecodeWatchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark a group resolved. A report that occurs later marks it regressed.")
 
-        @Argument(
-            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
-        var group: String
+        @OptionGroup var target: GroupArgument
         @Flag(help: "Only a version newer than every version seen so far regresses it.") var inNextVersion = false
         @OptionGroup var source: SourceOptions
 
         func validate() throws {
-            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+            try target.check()
         }
 
         func run() async throws {
             let action: GroupAction = inNextVersion ? .resolveInNextVersion : .resolve
-            let id = try await source.apply(action, to: group)
+            let id = try await source.apply(action, to: target.group)
             print(inNextVersion ? "Resolved \(id) in the next version." : "Resolved \(id).")
         }
     }

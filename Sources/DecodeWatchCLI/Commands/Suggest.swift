@@ -15,22 +15,20 @@ extension DecodeWatchCommand {
             case text, json
         }
 
-        @Argument(
-            help: "The group id, or a unique start of it (6 characters or more), as `decodewatch fields` shows it.")
-        var group: String
+        @OptionGroup var target: GroupArgument
         @Option(help: "Output format: text, or json (the group's entry of `fields --format json`).")
         var format: Format = .text
         @OptionGroup var store: StoreOptions
         @OptionGroup var databaseOnly: DatabaseOnlyOptions
 
         func validate() throws {
-            do { try GroupIDPrefix.check(group) } catch { throw ValidationError(error.message) }
+            try target.check()
         }
 
         func run() async throws {
             let now = Date()
             let field = try await store.withStore { store in
-                let id = try await store.groupID(startingWith: group)
+                let id = try await store.groupID(startingWith: target.group)
                 let since = try await store.storedGroup(id)?.lifecycle.firstSeen ?? now
                 guard let field = try await store.judgedField(group: id, since: since, until: now) else {
                     throw NothingToSuggestError(group: id)

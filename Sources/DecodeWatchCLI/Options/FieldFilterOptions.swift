@@ -69,6 +69,28 @@ struct FieldFilterOptions: ParsableArguments {
         }
     }
 
+    /// The document of the breaking fields the filters ask for: made from the database's summary, with decisions
+    /// applied (resolved in the next version) and contract verdicts, or as the collector answers it at `path`.
+    /// - Parameters:
+    ///   - source: where the answers come from.
+    ///   - limit: the command's `--limit`.
+    ///   - path: the collector's route for the document (`/v1/fields`, `/v1/drift`).
+    ///   - extra: query items beyond the filters (`verdict` for drift).
+    ///   - document: the document made from the summary, as the collector makes it.
+    /// - Throws: `ValidationError` naming the filter that is wrong, or what the source throws.
+    func read<Document: Decodable>(
+        from source: SourceOptions, limit: Int, path: String, extra: [String: String?] = [:],
+        document: (FieldsSummary) -> Document
+    ) async throws -> Document {
+        let query = try query(limit: limit, now: Date())
+        switch try source.source() {
+        case .store(let store):
+            return document(try await store.withStore { try await $0.judgedFields(query, now: Date()) })
+        case .collector(let collector):
+            return try await collector.get(Document.self, path, query: collectorQuery(limit: limit, extra))
+        }
+    }
+
     /// The same filters as a collector's query string, `extra` added (`verdict` for drift).
     func collectorQuery(limit: Int, _ extra: [String: String?] = [:]) -> [String: String?] {
         [

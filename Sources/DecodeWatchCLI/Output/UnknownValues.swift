@@ -6,15 +6,15 @@ import Foundation
 /// standard error and exit 1, so that a typo never reads as "nothing broke" in a terminal, a script or CI. (The
 /// release check keeps its verdict's exit code, `insufficient` for what it never saw, and adds the warnings.)
 enum UnknownValues {
-    /// Whether the answer itself is worth printing: JSON carries the warnings; a table or CSV would only show an
-    /// empty list.
-    static func printsAnswer(_ warnings: [QueryWarning], json: Bool) -> Bool {
-        warnings.isEmpty || json
-    }
-
-    /// Writes the warnings and exits 1 when there are any.
-    /// - Throws: `ExitCode(1)` after writing them.
-    static func exitIfAny(_ warnings: [QueryWarning]) throws {
+    /// Prints the answer, unless it is a table or CSV that would only show an empty list (JSON carries the
+    /// warnings), then writes the warnings and exits 1 when there are any.
+    /// - Parameters:
+    ///   - answer: the answer, rendered.
+    ///   - warnings: the answer's warnings.
+    ///   - json: whether the answer is JSON.
+    /// - Throws: `ExitCode(1)` after writing the warnings.
+    static func print(_ answer: () -> String, warnings: [QueryWarning], json: Bool) throws {
+        if warnings.isEmpty || json { Swift.print(answer(), terminator: "") }
         guard !warnings.isEmpty else { return }
         write(warnings, as: "Error")
         throw ExitCode(1)

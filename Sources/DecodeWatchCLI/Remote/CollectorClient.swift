@@ -82,15 +82,12 @@ struct CollectorClient: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response): (Data, URLResponse)
-        do { (data, response) = try await session.data(for: request) } catch {
-            throw CollectorError(
+        let (data, response) = try await request.sendEphemerally { error in
+            CollectorError(
                 "Could not connect to the collector at \(base) (\(error.requestProblem)); check that it runs there, "
                     + "and --url or DECODEWATCH_URL.")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let status = response?.statusCode ?? 0
         if (200..<300).contains(status) { return data }
         if status == 401 {
             throw CollectorError(

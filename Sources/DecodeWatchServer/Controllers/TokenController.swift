@@ -15,11 +15,7 @@ struct TokenController<Context: AccessRequestContext>: Sendable {
             guard case .token = context.access else { return try Response.json(TokenAnswer.open) }
             guard let secret = request.bearerToken,
                 let credential = try await verifier.verify(secret: secret, kind: .read)
-            else {
-                throw APIError(
-                    .unauthorized, "invalid_read_token",
-                    "The read token is unknown or revoked; check it with `decodewatch tokens list`.")
-            }
+            else { throw APIError.invalidReadToken }
             return try Response.json(
                 TokenAnswer(id: credential.id, name: credential.name, scope: credential.scope ?? .read))
         }

@@ -72,15 +72,11 @@ public struct GitHubIssues: Sendable {
         request.setValue("2022-11-28", forHTTPHeaderField: "X-GitHub-Api-Version")
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response): (Data, URLResponse)
-        do { (data, response) = try await session.data(for: request) } catch {
-            throw GitHubError(
+        let (data, http) = try await request.sendEphemerally { error in
+            GitHubError(
                 "Could not reach GitHub's API at \(api.absoluteString) (\(error.requestProblem)); check the network and "
                     + "--github-api-url (GitHub Enterprise Server's is https://HOST/api/v3).")
         }
-        let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 0
         guard status == 201 else {
             throw GitHubError(

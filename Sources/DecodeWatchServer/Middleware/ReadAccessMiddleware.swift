@@ -10,22 +10,22 @@ struct ReadAccessMiddleware<Context: AccessRequestContext>: RouterMiddleware {
         -> Response
     {
         var context = context
-        guard try await verifier.isRequired(.read) else {
-            context.access = .open
-            return try await next(request, context)
-        }
-        guard let secret = request.bearerToken else {
-            throw APIError(
-                .unauthorized, "read_token_required",
-                "Reading this collector needs a read token: send 'Authorization: Bearer <token>' "
-                    + "(create one with `decodewatch tokens create --name NAME`).")
-        }
-        guard let credential = try await verifier.verify(secret: secret, kind: .read) else {
-            throw APIError(
-                .unauthorized, "invalid_read_token",
-                "The read token is unknown or revoked; check it with `decodewatch tokens list`.")
-        }
-        context.access = .token(credential.scope ?? .read, actor: credential.actor)
+        let credential = try await verifier.requiredCredential(
+            .read, of: request, missing: .readTokenRequired, invalid: .invalidReadToken)
+        context.access = credential.map { .token($0.scope ?? .read, actor: $0.actor) } ?? .open
         return try await next(request, context)
     }
+}
+
+extension APIError {
+    /// The refusal of a read without a read token, once one exists.
+    static let readTokenRequired = APIError(
+        .unauthorized, "read_token_required",
+        "Reading this collector needs a read token: send 'Authorization: Bearer <token>' "
+            + "(create one with `decodewatch tokens create --name NAME`).")
+
+    /// The refusal of a read token that is unknown or revoked.
+    static let invalidReadToken = APIError(
+        .unauthorized, "invalid_read_token",
+        "The read token is unknown or revoked; check it with `decodewatch tokens list`.")
 }

@@ -24,23 +24,7 @@ extension SchemaMigration {
                     ]),
                 // SQLite's came with the digest tables.
                 .only(.postgres, [.createIndex("groups_on_state_last_seen", on: "groups", ["state", "last_seen"])]),
-                .createTable(
-                    "group_hours", [.text("group_id"), .integer("hour"), .integer("count")],
-                    primaryKey: ["group_id", "hour"], withoutRowID: true),
-                .createIndex("group_hours_on_hour", on: "group_hours", ["hour", "group_id"], including: ["count"]),
-                .createTable(
-                    "group_hour_versions", [.text("group_id"), .integer("hour"), .text("version"), .integer("count")],
-                    primaryKey: ["group_id", "hour", "version"], withoutRowID: true),
-                .createTable(
-                    "group_hour_expected", [.text("group_id"), .integer("hour"), .text("expected"), .integer("count")],
-                    primaryKey: ["group_id", "hour", "expected"], withoutRowID: true),
-                .createTable(
-                    "group_hour_installs", [.text("group_id"), .integer("hour"), .integer("install_hash")],
-                    primaryKey: ["group_id", "hour", "install_hash"], withoutRowID: true),
-                .createTable(
-                    "endpoint_hours", [.text("app_id"), .text("endpoint"), .integer("hour"), .integer("count")],
-                    primaryKey: ["app_id", "endpoint", "hour"], withoutRowID: true),
-            ]),
+            ] + Rollup.hour.firstCellTables),
         // One row per digest period and destination: the exactly-once record of deliveries.
         SchemaMigration(
             sqlite: "createDigestTables", postgres: (2, "create_digest_runs"),
@@ -95,27 +79,8 @@ extension SchemaMigration {
         // The same rollups per minute, kept for a week: they make the edges of recent windows exact.
         SchemaMigration(
             sqlite: "createMinuteRollups", postgres: (6, "create_minute_rollups"),
-            steps: [
-                .createTable(
-                    "group_minutes", [.text("group_id"), .integer("minute"), .integer("count")],
-                    primaryKey: ["group_id", "minute"], withoutRowID: true),
-                .createIndex(
-                    "group_minutes_on_minute", on: "group_minutes", ["minute", "group_id"], including: ["count"]),
-                .createTable(
-                    "group_minute_versions",
-                    [.text("group_id"), .integer("minute"), .text("version"), .integer("count")],
-                    primaryKey: ["group_id", "minute", "version"], withoutRowID: true),
-                .createTable(
-                    "group_minute_expected",
-                    [.text("group_id"), .integer("minute"), .text("expected"), .integer("count")],
-                    primaryKey: ["group_id", "minute", "expected"], withoutRowID: true),
-                .createTable(
-                    "group_minute_installs", [.text("group_id"), .integer("minute"), .integer("install_hash")],
-                    primaryKey: ["group_id", "minute", "install_hash"], withoutRowID: true),
-                .createTable(
-                    "endpoint_minutes", [.text("app_id"), .text("endpoint"), .integer("minute"), .integer("count")],
-                    primaryKey: ["app_id", "endpoint", "minute"], withoutRowID: true),
-                .createIndex("endpoint_minutes_on_minute", on: "endpoint_minutes", ["minute"]),
+            steps: Rollup.minute.firstCellTables + [
+                .createIndex("endpoint_minutes_on_minute", on: "endpoint_minutes", ["minute"])
             ]),
         // Alert rules, and one claim per rule and group: who alerted about which episode, and when.
         SchemaMigration(
