@@ -92,20 +92,16 @@ struct IngestController<Context: RequestContext>: Sendable {
 
     /// The ingest key of the request when keys are configured; `nil` when the collector is open.
     private func authenticate(_ request: Request) async throws -> Credential? {
-        guard try await verifier.isRequired(.ingest) else { return nil }
-        guard let secret = request.bearerToken else {
-            throw APIError(
+        try await verifier.requiredCredential(
+            .ingest, of: request,
+            missing: APIError(
                 .unauthorized, "ingest_key_required",
                 "This collector needs an ingest key: send 'Authorization: Bearer <key>' "
-                    + "(create one with `decodewatch keys create --app <app id>`).")
-        }
-        guard let key = try await verifier.verify(secret: secret, kind: .ingest) else {
-            throw APIError(
+                    + "(create one with `decodewatch keys create --app <app id>`)."),
+            invalid: APIError(
                 .unauthorized, "invalid_ingest_key",
                 "The ingest key is unknown or revoked; check the key the app is configured with (`decodewatch keys list`)."
-            )
-        }
-        return key
+            ))
     }
 
     private func admit(app: String) throws {
