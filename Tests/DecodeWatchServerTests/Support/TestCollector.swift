@@ -6,6 +6,7 @@ import DecodeWatchStoreSQLite
 import Foundation
 import Hummingbird
 import Logging
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -65,6 +66,17 @@ struct TestCollector {
         }
     }
 
+    /// ``run(_:busyTimeout:_:)`` with `seed` storing what the test starts from before `body` runs, for suites whose
+    /// tests share their stored batches.
+    static func run<T: Sendable>(
+        seed: @Sendable (TestCollector) async throws -> Void, _ body: @Sendable (TestCollector) async throws -> T
+    ) async throws -> T {
+        try await run { collector in
+            try await seed(collector)
+            return try await body(collector)
+        }
+    }
+
     /// The HTTP client for this collector.
     var client: TestHTTPClient { TestHTTPClient(baseURL: baseURL, session: session) }
 
@@ -100,6 +112,21 @@ struct TestCollector {
     /// Posts a batch built from a dictionary.
     func ingest(_ batch: [String: Any], encoding: String? = "deflate", key: String? = nil) async throws -> HTTPAnswer {
         try await client.post(batch: batch, encoding: encoding, key: key)
+    }
+
+    /// Posts a batch of one report, expects it acknowledged, and returns the id of the report's group.
+    /// - Parameter token: the read token `/v1/fields` needs once one exists.
+    func ingestOneGroup(token: String? = nil) async throws -> String {
+        let answer = try await ingest(Batches.batch(reports: [Batches.report()]))
+        #expect(answer.status == 202, "\(answer.text)")
+        return try #require(try await fields(token: token).fields.first?.group)
+    }
+
+    /// Posts a decision about a group (`/v1/groups/{group}/…`), expects 200, and returns the group's answer.
+    func decide(_ path: String) async throws -> GroupAnswer {
+        let answer = try await send("POST", path)
+        #expect(answer.status == 200, "\(answer.text)")
+        return try answer.decoded()
     }
 
     /// Reads `/v1/fields` with the given query string, with a read token when given.
