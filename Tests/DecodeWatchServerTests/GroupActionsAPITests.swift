@@ -8,7 +8,7 @@ import Testing
 struct GroupActionsAPITests {
     @Test("GET /v1/fields reads + as a space, as forms send it (was 400 for endpoint=GET+%2Fv2%2Fposts)")
     func plusIsSpace() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(Batches.batch(reports: [Batches.report()]))
             let plus = try await collector.fields("endpoint=GET+%2Fv2%2Fposts&since=24h")
             let encoded = try await collector.fields("endpoint=GET%20%2Fv2%2Fposts")
@@ -20,7 +20,7 @@ struct GroupActionsAPITests {
 
     @Test("mute for a period, then unmute: the group's decisions answer each time and keep a history")
     func muteAndUnmute() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let group = try await collector.ingestOneGroup()
             let muted = try await collector.decide("/v1/groups/\(group)/mute?for=24h")
             #expect(muted.muted)
@@ -35,7 +35,7 @@ struct GroupActionsAPITests {
 
     @Test("mute with a bad or missing length is a 400 naming what is wrong")
     func badMute() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let group = try await collector.ingestOneGroup()
             for query in ["", "?for=soon", "?count=-1", "?for=1h&count=3"] {
                 let answer = try await collector.send("POST", "/v1/groups/\(group)/mute\(query)")
@@ -49,7 +49,7 @@ struct GroupActionsAPITests {
 
     @Test("group paths take a unique start of 6+ characters and answer the full id; short or non-hex starts are 400")
     func idPrefixes() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let group = try await collector.ingestOneGroup()
             #expect(
                 try await collector.decide("/v1/groups/\(group.prefix(6).uppercased())/mute?count=2").group == group)
@@ -66,7 +66,7 @@ struct GroupActionsAPITests {
 
     @Test("resolve in the next version: GET /v1/fields says resolved while the same version keeps reporting")
     func resolveInNextVersion() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             // Times from the clock now: the resolution must fall between the first report and the later ones.
             let later = { (seconds: TimeInterval) in RFC3339.string(from: Date().addingTimeInterval(seconds)) }
             _ = try await collector.ingest(
@@ -88,7 +88,7 @@ struct GroupActionsAPITests {
 
     @Test("the action endpoints need a token that may triage once one exists")
     func actionsNeedToken() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let (token, _) = try await collector.createCredential(.read, scope: .triage)
             let group = try await collector.ingestOneGroup(token: token)
             let anonymous = try await collector.send("POST", "/v1/groups/\(group)/mute?count=10")

@@ -19,7 +19,7 @@ struct TrueAnswersTests {
 
     @Test("a filter value never stored gets a warning that names it and the known values, nearest first")
     func unknownValuesWarn() async throws {
-        try await TestCollector.run(seed: Self.seed) { collector in
+        try await TestCollector.run(reach: .router, seed: Self.seed) { collector in
             let typo = try await collector.fields("app=com.exmaple.shop")
             #expect(typo.fields.isEmpty)
             #expect(
@@ -43,7 +43,7 @@ struct TrueAnswersTests {
 
     @Test("a known value that matched nothing in the window is an empty answer without warnings")
     func knownValuesDoNotWarn() async throws {
-        try await TestCollector.run(seed: Self.seed) { collector in
+        try await TestCollector.run(reach: .router, seed: Self.seed) { collector in
             let quiet = try await collector.fields("app=com.example.shop&version=5.1.9&environment=production")
             #expect(quiet.fields.isEmpty)
             #expect(quiet.warnings.isEmpty)
@@ -55,7 +55,7 @@ struct TrueAnswersTests {
 
     @Test("every GET of the API refuses a parameter it does not read, naming the nearest one")
     func unknownParameters() async throws {
-        try await TestCollector.run(seed: Self.seed) { collector in
+        try await TestCollector.run(reach: .router, seed: Self.seed) { collector in
             let cases = [
                 ("/v1/fields?sinse=1d", "unknown parameter 'sinse'; did you mean 'since'?"),
                 ("/v1/drift?verdikt=app_stricter_than_spec", "unknown parameter 'verdikt'; did you mean 'verdict'?"),
@@ -77,7 +77,7 @@ struct TrueAnswersTests {
 
     @Test("status filters the list; a muted group says muted and when its mute ends")
     func statusFilterAndMuted() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [Batches.report(path: ["a"]), Batches.report(path: ["b"], count: 2)]))
             let fields = try await collector.fields().fields
@@ -113,7 +113,7 @@ struct TrueAnswersTests {
 
     @Test("a baseline with no decodes in the window is insufficient, named, never a pass")
     func baselineWithoutDecodes() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(decodes: [["endpoint": "GET /v2/posts", "count": 5_000]], reports: []))
             _ = try await collector.ingest(

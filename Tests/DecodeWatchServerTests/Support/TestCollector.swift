@@ -5,6 +5,7 @@ import DecodeWatchStoreSQLite
 @_exported import DecodeWatchTestSupport
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Logging
 import Testing
 
@@ -12,19 +13,28 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A real collector on a free loopback port with a fresh SQLite file, for one test.
+/// A real collector with a fresh SQLite file, for one test: on a free loopback port, or reached through its router.
 struct TestCollector {
-    let baseURL: URL
-    /// A session of its own: a pooled connection to an earlier test server on a recycled port
-    /// must never be reused.
-    let session: URLSession
+    /// How a test reaches the collector.
+    enum Reach: Sendable {
+        /// A socket on a free loopback port: for what happens on the wire, and for clients that need an address.
+        case socket
+        /// Each request handed to the application's router in memory (HummingbirdTesting's `.router`): for tests of
+        /// requests and answers alone.
+        case router
+    }
+
+    /// The HTTP client for this collector.
+    let client: TestHTTPClient
+    /// Where the collector listens; `nil` when it is reached through its router.
+    let address: URL?
     let store: SQLiteReportStore
     let databasePath: String
 
     /// Runs `body` against a running collector, then shuts it down and deletes its database.
     static func run<T: Sendable>(
         _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
-        busyTimeout: TimeInterval = 10,
+        busyTimeout: TimeInterval = 10, reach: Reach = .socket,
         _ body: @Sendable (TestCollector) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-\(UUID().uuidString)")
@@ -40,6 +50,13 @@ struct TestCollector {
         let app = buildApplication(
             configuration: configuration, store: store, logger: logger,
             onServerRunning: { port in portContinuation.yield(port) })
+        if reach == .router {
+            return try await app.test(.router) { client in
+                try await body(
+                    TestCollector(
+                        client: TestHTTPClient(router: client), address: nil, store: store, databasePath: path))
+            }
+        }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // A server that cannot start ends the port stream, so the test fails instead of waiting.
@@ -51,10 +68,14 @@ struct TestCollector {
                 try await group.next()  // rethrows why the server did not start
                 throw TestFailure("The collector stopped before listening.")
             }
+            // A session of its own: a pooled connection to an earlier test server on a recycled port must never be
+            // reused.
             let session = URLSession(configuration: .ephemeral)
             defer { session.invalidateAndCancel() }
+            let address = URL(string: "http://127.0.0.1:\(port)")!
             let collector = TestCollector(
-                baseURL: URL(string: "http://127.0.0.1:\(port)")!, session: session, store: store, databasePath: path)
+                client: TestHTTPClient(baseURL: address, session: session), address: address, store: store,
+                databasePath: path)
             do {
                 let result = try await body(collector)
                 group.cancelAll()
@@ -69,22 +90,26 @@ struct TestCollector {
     /// ``run(_:busyTimeout:_:)`` with `seed` storing what the test starts from before `body` runs, for suites whose
     /// tests share their stored batches.
     static func run<T: Sendable>(
-        seed: @Sendable (TestCollector) async throws -> Void, _ body: @Sendable (TestCollector) async throws -> T
+        reach: Reach = .socket, seed: @Sendable (TestCollector) async throws -> Void,
+        _ body: @Sendable (TestCollector) async throws -> T
     ) async throws -> T {
-        try await run { collector in
+        try await run(reach: reach) { collector in
             try await seed(collector)
             return try await body(collector)
         }
     }
-
-    /// The HTTP client for this collector.
-    var client: TestHTTPClient { TestHTTPClient(baseURL: baseURL, session: session) }
 
     /// Sends a raw request and returns the status, headers and body.
     func send(
         _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> HTTPAnswer {
         try await client.send(method, path, body: body, headers: headers)
+    }
+
+    /// Where the collector listens, for a client of its own; only a collector on a socket has one.
+    var baseURL: URL {
+        guard let address else { preconditionFailure("A collector reached through its router has no address.") }
+        return address
     }
 
     /// The port the collector listens on.
