@@ -140,13 +140,13 @@ struct GroupActionStoreTests {
 
     @Test("actions on an unknown group fail with notFound", arguments: StoreBackend.allCases)
     func unknownGroup(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        try await backend.withFreshStore { store in
             for action in [GroupAction.mute(.occurrences(1)), .unmute, .resolveInNextVersion] {
                 await #expect(throws: StoreError.self) {
-                    try await fixture.store.apply(action, to: "0123456789abcdef", at: Date(), by: "local:test")
+                    try await store.apply(action, to: "0123456789abcdef", at: Date(), by: "local:test")
                 }
             }
-            let stored = try await fixture.store.storedGroup("0123456789abcdef")
+            let stored = try await store.storedGroup("0123456789abcdef")
             #expect(stored == nil)
         }
     }

@@ -41,6 +41,11 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         return try outcome.get()
     }
 
+    /// ``withFreshDatabase(mode:prepare:_:)`` for a test that needs only the store.
+    func withFreshStore<T: Sendable>(_ body: (any CollectorStore) async throws -> T) async throws -> T {
+        try await withFreshDatabase { fixture in try await body(fixture.store) }
+    }
+
     /// ``withFreshDatabase(mode:prepare:_:)`` with `seed` storing what `body` starts from, for suites whose tests
     /// share their stored reports.
     func withFreshDatabase<T: Sendable>(
