@@ -197,6 +197,7 @@ let package = Package(
                 "DecodeWatchStoreSQLite",
                 sdk.zlib,
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import DecodeWatchTestSupport
 import Foundation
 import Testing
@@ -62,17 +63,17 @@ struct AlertCommandTests {
             #expect(table.contains(id) && table.contains("count-above:50") && table.contains("GET /v2/posts/{id}"))
             #expect(table.contains("GET /v2/posts/{id} in staging"))
             let json = try CLI.run(["alerts", "list", "--format", "json"] + database).output
-            let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
-            #expect(rules.first?["webhook"] as? String == "http://127.0.0.1:\(receiver.port)/…")
-            #expect(rules.first?["environment"] as? String == "staging")
+            let rules = try JSONDecoder().decode([AlertRuleListing].self, from: Data(json.utf8))
+            #expect(rules.first?.webhook == "http://127.0.0.1:\(receiver.port)/…")
+            #expect(rules.first?.environment == "staging")
             #expect(!table.contains("secret-token-123") && !json.contains("secret-token-123"))
 
             let sent = try CLI.run(["alerts", "test", id] + database)
             #expect(sent.status == 0, "\(sent.error)")
             #expect(sent.output.contains("Sent a sample alert") && !sent.output.contains("secret-token-123"))
-            let body = try #require(try JSONSerialization.jsonObject(with: receiver.requests[0].body) as? [String: Any])
-            #expect(body["test"] as? Bool == true)
-            #expect((body["rule"] as? [String: Any])?["environment"] as? String == "staging")
+            let alert = try JSONDecoder().decode(JSONAlert.self, from: receiver.requests[0].body)
+            #expect(alert.test)
+            #expect(alert.rule.environment == "staging")
             #expect(try AlertSchema.validate(receiver.requests[0].body) == "valid")
 
             #expect(try CLI.run(["alerts", "remove", id] + database).status == 0)

@@ -110,14 +110,16 @@ final class AlertHarness: @unchecked Sendable {
         }
     }
 
-    /// The JSON body of a received request.
-    func body(_ index: Int) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: receiver.requests[index].body) as? [String: Any])
+    /// The JSON alert of a received request.
+    func alert(_ index: Int) throws -> JSONAlert {
+        try JSONDecoder().decode(JSONAlert.self, from: receiver.requests[index].body)
     }
 
     /// The Slack text of a received request.
     func text(_ index: Int) throws -> String {
-        let body = try body(index)
+        // Raw JSON: a Slack message holds the text and no other key.
+        let body = try #require(
+            try JSONSerialization.jsonObject(with: receiver.requests[index].body) as? [String: Any])
         #expect(body.keys.sorted() == ["text"])
         return try #require(body["text"] as? String)
     }

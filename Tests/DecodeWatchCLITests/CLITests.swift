@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchStore
 import DecodeWatchTestSupport
 import Foundation
 import Testing
@@ -89,9 +90,9 @@ struct CLITests {
             #expect(created.error.contains("shown only this once"))
             let listed = try CLI.run(["keys", "list", "--format", "json"] + db)
             #expect(!listed.output.contains(key))
-            let keys = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
-            let id = try #require(keys?.first?["id"] as? String)
-            #expect(keys?.first?["app"] as? String == "com.example.shop")
+            let keys = try JSONDecoder().decode([Credential].self, from: Data(listed.output.utf8))
+            let id = try #require(keys.first?.id)
+            #expect(keys.first?.app == "com.example.shop")
             #expect(try CLI.run(["keys", "list"] + db).output.contains("active"))
 
             let server = try CLI.start(["serve", "--port", "0", "--log-level", "debug"] + db)
@@ -138,9 +139,9 @@ struct CLITests {
             #expect(triage.status == 0)
             #expect(triage.error.contains("with the 'triage' scope"), "\(triage.error)")
             let listed = try CLI.run(["tokens", "list", "--format", "json"] + db)
-            let tokens = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
-            #expect(tokens?.map { $0["name"] as? String } == ["grafana", "oncall"])
-            #expect(tokens?.map { $0["scope"] as? String } == ["read", "triage"])
+            let tokens = try JSONDecoder().decode([Credential].self, from: Data(listed.output.utf8))
+            #expect(tokens.map(\.name) == ["grafana", "oncall"])
+            #expect(tokens.map(\.scope) == [.read, .triage])
             let table = try CLI.run(["tokens", "list"] + db).output.split(separator: "\n").map(String.init)
             #expect(table.first?.split(separator: " ").contains("SCOPE") == true, "\(table)")
             #expect(table.dropFirst().map { $0.split(separator: " ").map(String.init)[2] } == ["read", "triage"])
@@ -182,16 +183,16 @@ struct CLITests {
         "serve still starts with the deprecated --metrics-require-token and warns that it is the default; with --public-metrics it is refused"
     )
     func deprecatedMetricsFlag() async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try Storage.sqlite.flags(in: folder)
-        let server = try CLI.start(["serve", "--port", "0", "--metrics-require-token"] + db)
-        _ = try await server.port()
-        #expect(try await server.waitForLog(containing: "--metrics-require-token is deprecated"), "\(server.readLog())")
-        #expect(try await server.terminate() == 0)
-        let both = try CLI.run(["serve", "--port", "0", "--public-metrics", "--metrics-require-token"] + db)
-        #expect(both.status == 64)
-        #expect(both.error.hasPrefix("Error: --public-metrics and --metrics-require-token"), "\(both.error)")
+        try await CLI.withDatabase(on: .sqlite) { _, db in
+            let server = try CLI.start(["serve", "--port", "0", "--metrics-require-token"] + db)
+            _ = try await server.port()
+            #expect(
+                try await server.waitForLog(containing: "--metrics-require-token is deprecated"), "\(server.readLog())")
+            #expect(try await server.terminate() == 0)
+            let both = try CLI.run(["serve", "--port", "0", "--public-metrics", "--metrics-require-token"] + db)
+            #expect(both.status == 64)
+            #expect(both.error.hasPrefix("Error: --public-metrics and --metrics-require-token"), "\(both.error)")
+        }
     }
 
     @Test(

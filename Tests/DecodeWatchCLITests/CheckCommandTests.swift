@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import DecodeWatchTestSupport
 import Foundation
 import Testing
@@ -30,11 +31,16 @@ struct CheckCommandTests {
         ])
     }
 
-    /// `GET /v1/check` with a query string; returns the status and the JSON object answered.
-    static func check(_ query: String, port: Int, session: URLSession) async throws -> (Int, [String: Any]) {
-        let (data, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/v1/check?\(query)")!)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+    /// `GET /v1/check` with a query string.
+    static func check(_ query: String, port: Int, session: URLSession) async throws -> HTTPAnswer {
+        try await TestHTTPClient(port: port, session: session).get("/v1/check?\(query)")
+    }
+
+    /// `GET /v1/check` with a query string, answered 200 with a verdict.
+    static func verdict(_ query: String, port: Int, session: URLSession) async throws -> ReleaseVerdict {
+        let answer = try await check(query, port: port, session: session)
+        #expect(answer.status == 200, "\(answer.text)")
+        return try answer.decoded()
     }
 
     @Test("two versions ingested compressed: the API's verdicts, and the CLI's exit codes and formats")
@@ -52,51 +58,46 @@ struct CheckCommandTests {
                 ).status == 202)
             let base = "app=\(Self.app)&version=5.3.0&baseline=5.2.0"
 
-            let (status, failed) = try await Self.check(base, port: port, session: session)
-            #expect(status == 200)
-            #expect(failed["verdict"] as? String == "fail")
-            #expect(failed["decodes"] as? Int == 2000)
-            #expect(failed["baseline"] as? String == "5.2.0")
-            let fields = try #require(failed["fields"] as? [[String: Any]])
-            #expect(fields.map { $0["path"] as? String } == ["$.results[*].title", "$.results[*].author"])
-            #expect(fields.map { $0["rate"] as? Double } == [0.02, 0.015])
-            #expect(fields.map { $0["baseline_rate"] as? Double } == [0.005, 0])
-            #expect(fields.map { $0["count"] as? Int } == [40, 30])
-            #expect(fields.allSatisfy { $0["endpoint"] as? String == "GET /v2/posts/{id}" })
+            let failed = try await Self.verdict(base, port: port, session: session)
+            #expect(failed.verdict == .fail)
+            #expect(failed.decodes == 2000)
+            #expect(failed.baseline == "5.2.0")
+            let fields = failed.fields
+            #expect(fields.map(\.path) == ["$.results[*].title", "$.results[*].author"])
+            #expect(fields.map(\.rate) == [0.02, 0.015])
+            #expect(fields.map(\.baselineRate) == [0.005, 0])
+            #expect(fields.map(\.count) == [40, 30])
+            #expect(fields.allSatisfy { $0.endpoint == "GET /v2/posts/{id}" })
 
             // At 5×, title's 4× passes; author is new and fails on its rate alone.
-            let ratio = try await Self.check(base + "&max_ratio=5", port: port, session: session).1
-            #expect((ratio["fields"] as? [[String: Any]])?.map { $0["path"] as? String } == ["$.results[*].author"])
+            let ratio = try await Self.verdict(base + "&max_ratio=5", port: port, session: session)
+            #expect(ratio.fields.map(\.path) == ["$.results[*].author"])
             #expect(
-                try await Self.check("app=\(Self.app)&version=5.2.0", port: port, session: session).1["verdict"]
-                    as? String == "pass")
-            let unknown = try await Self.check("app=\(Self.app)&version=9.9.9", port: port, session: session)
-            #expect(unknown.0 == 200)
-            #expect(unknown.1["verdict"] as? String == "insufficient")
-            #expect(unknown.1["decodes"] as? Int == 0)
+                try await Self.verdict("app=\(Self.app)&version=5.2.0", port: port, session: session).verdict == .pass)
+            let unknown = try await Self.verdict("app=\(Self.app)&version=9.9.9", port: port, session: session)
+            #expect(unknown.verdict == .insufficient)
+            #expect(unknown.decodes == 0)
             #expect(
-                try await Self.check(base + "&min_decodes=2001", port: port, session: session).1["verdict"] as? String
-                    == "insufficient")
+                try await Self.verdict(base + "&min_decodes=2001", port: port, session: session).verdict
+                    == .insufficient)
             let bad = try await Self.check(base + "&max_rate=2", port: port, session: session)
-            #expect(bad.0 == 400)
-            #expect(((bad.1["error"] as? [String: Any])?["message"] as? String)?.hasPrefix("max_rate '2'") == true)
-            #expect(try await Self.check("app=\(Self.app)", port: port, session: session).0 == 400)
+            #expect(bad.status == 400)
+            #expect(bad.errorMessage?.hasPrefix("max_rate '2'") == true)
+            #expect(try await Self.check("app=\(Self.app)", port: port, session: session).status == 400)
 
             // The CLI: the same verdict, with exit codes 1, 0 and 2.
             let options = ["check", "--app", Self.app, "--version", "5.3.0", "--baseline", "5.2.0"] + db
             let json = try CLI.run(options + ["--format", "json"])
             #expect(json.status == 1)
-            let printed = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
-            #expect(printed["verdict"] as? String == "fail")
-            #expect(
-                (printed["fields"] as? [[String: Any]])?.map { $0["group"] as? String }
-                    == fields.map { $0["group"] as? String })
+            let printed = try JSONDecoder().decode(ReleaseVerdict.self, from: Data(json.output.utf8))
+            #expect(printed.verdict == .fail)
+            #expect(printed.fields.map(\.group) == fields.map(\.group))
 
             let text = try CLI.run(options + ["--public-url", "https://dw.example.com"])
             #expect(text.status == 1)
             #expect(text.output.hasPrefix("FAIL: com.example.shop 5.3.0 fails against 5.2.0: 2 fields"))
             #expect(text.output.contains("rate 2% (5.2.0: 0.5%), 40 reports"))
-            #expect(text.output.contains("https://dw.example.com/groups/\(fields[0]["group"] as? String ?? "")"))
+            #expect(text.output.contains("https://dw.example.com/groups/\(fields[0].group)"))
 
             let junit = try CLI.run(options + ["--format", "junit"])
             #expect(junit.status == 1)
@@ -126,13 +127,11 @@ struct CheckCommandTests {
             #expect(insufficient.output.hasPrefix("INSUFFICIENT: com.example.shop 9.9.9 cannot be judged: no decodes"))
 
             // `GET /v1/fields?version=` and `fields --version` count that version alone, over its own decodes.
-            let (summary, _) = try await session.data(
-                from: URL(string: "http://127.0.0.1:\(port)/v1/fields?app=\(Self.app)&version=5.2.0")!)
-            let entries = try #require(
-                (try JSONSerialization.jsonObject(with: summary) as? [String: Any])?["fields"] as? [[String: Any]])
-            #expect(entries.map { $0["count"] as? Int } == [10])
-            #expect(entries.map { $0["rate"] as? Double } == [0.005])
-            #expect(entries.map { $0["versions"] as? [String: Int] } == [["5.2.0": 10]])
+            let entries = try await TestHTTPClient(port: port, session: session)
+                .get("/v1/fields?app=\(Self.app)&version=5.2.0").decoded(FieldsSummary.self).fields
+            #expect(entries.map(\.count) == [10])
+            #expect(entries.map(\.rate) == [0.005])
+            #expect(entries.map(\.versions) == [["5.2.0": 10]])
             let perVersion = try CLI.run(["fields", "--app", Self.app, "--version", "5.3.0", "--format", "csv"] + db)
             #expect(perVersion.status == 0)
             #expect(perVersion.output.contains(",40,0,0.02,"))

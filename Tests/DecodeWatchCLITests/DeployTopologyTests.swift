@@ -16,69 +16,68 @@ struct DeployTopologyTests {
         "batches through nginx count once across both collectors, survive one collector stopping, and reach the digest once"
     )
     func composeTopologyEndToEnd() async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Storage.postgres.flags(in: folder)
-        let key = try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + database).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let token = try CLI.run(["tokens", "create", "--create", "--name", "dashboard"] + database).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(key.hasPrefix("dwk_") && token.hasPrefix("dwr_"))
+        try await CLI.withDatabase(on: .postgres) { folder, database in
+            let key = try CLI.run(["keys", "create", "--create", "--app", "com.example.shop"] + database).output
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = try CLI.run(["tokens", "create", "--create", "--name", "dashboard"] + database).output
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(key.hasPrefix("dwk_") && token.hasPrefix("dwr_"))
 
-        let collectors = [
-            try CLI.start(["serve", "--port", "0"] + database), try CLI.start(["serve", "--port", "0"] + database),
-        ]
-        var ports: [Int] = []
-        for collector in collectors { ports.append(try await collector.port()) }
-        let proxy = try DeployNginx(upstreams: ports, folder: folder)
-        defer { proxy.stop() }
-        try await proxy.waitUntilListening()
+            let collectors = [
+                try CLI.start(["serve", "--port", "0"] + database), try CLI.start(["serve", "--port", "0"] + database),
+            ]
+            var ports: [Int] = []
+            for collector in collectors { ports.append(try await collector.port()) }
+            let proxy = try DeployNginx(upstreams: ports, folder: folder)
+            defer { proxy.stop() }
+            try await proxy.waitUntilListening()
 
-        // Yesterday (UTC), so that the digest's default period, the last whole UTC day, holds it all.
-        let yesterday = RFC3339.string(from: Date().addingTimeInterval(-86_400)).prefix(10)
-        let batches = (0..<24).map { ReplicaBatch(index: $0, day: String(yesterday)) }
-        for batch in batches.prefix(12) {
-            #expect(try proxy.post(batch.body, key: key).status == 202, "batch \(batch.index)")
+            // Yesterday (UTC), so that the digest's default period, the last whole UTC day, holds it all.
+            let yesterday = RFC3339.string(from: Date().addingTimeInterval(-86_400)).prefix(10)
+            let batches = (0..<24).map { ReplicaBatch(index: $0, day: String(yesterday)) }
+            for batch in batches.prefix(12) {
+                #expect(try proxy.post(batch.body, key: key).status == 202, "batch \(batch.index)")
+            }
+            // One collector goes away (a rolling restart): nginx resends to the other, nothing is refused.
+            #expect(try await collectors[0].terminate() == 0)
+            for batch in batches.dropFirst(12) {
+                #expect(try proxy.post(batch.body, key: key).status == 202, "batch \(batch.index)")
+            }
+            let again = try proxy.post(batches[0].body, key: key)
+            #expect(again.status == 202 && again.body.contains(#""duplicate":true"#))
+            #expect(try proxy.post(batches[1].body, key: nil).status == 401)
+            #expect(try proxy.request("GET", "/v1/fields").status == 404, "the query API is not public")
+
+            // The private side: the remaining collector answers with the read token.
+            let since = "\(yesterday)T00:00:00Z"
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(ports[1])/v1/fields?since=\(since)")!)
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let (data, response) = try await session.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let fields = try JSONDecoder().decode(FieldsSummary.self, from: data).fields
+            let expected = ReplicaBatch.expected(batches)
+            #expect(fields.count == expected.count)
+            for field in fields {
+                let want = try #require(expected[field.path + " " + field.endpoint])
+                #expect(field.count == want.count && field.installs == want.installs.count, "\(field.path)")
+            }
+
+            // The digest job, as the compose file's cron line runs it: posted once, however often it runs.
+            let webhook = try await TestReceiver.webhook()
+            defer { webhook.cancel() }
+            let digest = ["digest", "--webhook", webhook.webhookURL.absoluteString] + database
+            let first = try CLI.run(digest)
+            #expect(first.status == 0, "\(first.error)")
+            let second = try CLI.run(digest)
+            #expect(second.status == 0 && second.error.contains("already delivered"), "\(second.error)")
+            #expect(webhook.requests.count == 1)
+            let text = String(decoding: webhook.requests.first?.body ?? Data(), as: UTF8.self)
+            #expect(text.contains("GET /v2/posts") && text.contains("$.results.title"))
+
+            #expect(try await collectors[1].terminate() == 0)
         }
-        // One collector goes away (a rolling restart): nginx resends to the other, nothing is refused.
-        #expect(try await collectors[0].terminate() == 0)
-        for batch in batches.dropFirst(12) {
-            #expect(try proxy.post(batch.body, key: key).status == 202, "batch \(batch.index)")
-        }
-        let again = try proxy.post(batches[0].body, key: key)
-        #expect(again.status == 202 && again.body.contains(#""duplicate":true"#))
-        #expect(try proxy.post(batches[1].body, key: nil).status == 401)
-        #expect(try proxy.request("GET", "/v1/fields").status == 404, "the query API is not public")
-
-        // The private side: the remaining collector answers with the read token.
-        let since = "\(yesterday)T00:00:00Z"
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(ports[1])/v1/fields?since=\(since)")!)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (data, response) = try await session.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        let fields = try JSONDecoder().decode(FieldsSummary.self, from: data).fields
-        let expected = ReplicaBatch.expected(batches)
-        #expect(fields.count == expected.count)
-        for field in fields {
-            let want = try #require(expected[field.path + " " + field.endpoint])
-            #expect(field.count == want.count && field.installs == want.installs.count, "\(field.path)")
-        }
-
-        // The digest job, as the compose file's cron line runs it: posted once, however often it runs.
-        let webhook = try await TestReceiver.webhook()
-        defer { webhook.cancel() }
-        let digest = ["digest", "--webhook", webhook.webhookURL.absoluteString] + database
-        let first = try CLI.run(digest)
-        #expect(first.status == 0, "\(first.error)")
-        let second = try CLI.run(digest)
-        #expect(second.status == 0 && second.error.contains("already delivered"), "\(second.error)")
-        #expect(webhook.requests.count == 1)
-        let text = String(decoding: webhook.requests.first?.body ?? Data(), as: UTF8.self)
-        #expect(text.contains("GET /v2/posts") && text.contains("$.results.title"))
-
-        #expect(try await collectors[1].terminate() == 0)
     }
 }
 

@@ -49,8 +49,7 @@ import Testing
         .timeLimit(.minutes(1)))
     func failureExitCode() async throws {
         let binary = try #require(Self.executable(), "build the executable first: swift build")
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let receiver = try await TestReceiver.webhook(statuses: [503])
         defer { receiver.cancel() }
         let result = try Subprocess.run(

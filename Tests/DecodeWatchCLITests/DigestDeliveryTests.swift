@@ -18,8 +18,7 @@ import Testing
 
     @Test("the digest is posted once to a real local receiver as Slack {\"text\": …}, and recorded as delivered")
     func delivered() async throws {
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let receiver = try await TestReceiver.webhook()
         defer { receiver.cancel() }
 
@@ -83,8 +82,7 @@ import Testing
 
     @Test("a webhook that fails first (500, 503) is retried with backoff until it accepts")
     func retried() async throws {
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let receiver = try await TestReceiver.webhook(statuses: [500, 503])
         defer { receiver.cancel() }
         let result = try await job(receiver.webhookURL).run(
@@ -96,8 +94,7 @@ import Testing
 
     @Test("a webhook that keeps failing throws a clear error and leaves the period to the next run")
     func failure() async throws {
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let receiver = try await TestReceiver.webhook(statuses: [500, 500, 500])
         defer { receiver.cancel() }
         await #expect {
@@ -145,8 +142,7 @@ import Testing
 
     @Test("concurrent runs on separate connections (like separate processes) deliver exactly once", arguments: [2, 6])
     func exactlyOnce(runs: Int) async throws {
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let receiver = try await TestReceiver.webhook()
         defer { receiver.cancel() }
         let stores = try (0..<runs).map { _ in try fixture.reopen() }
@@ -171,8 +167,7 @@ import Testing
 
     @Test("the scheduler delivers the last finished period once, and waits for the next boundary")
     func scheduler() async throws {
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let receiver = try await TestReceiver.webhook()
         defer { receiver.cancel() }
         let scheduler = DigestScheduler(

@@ -35,8 +35,7 @@ import Testing
             )
             return
         }
-        let fixture = try DigestFixture()
-        try await fixture.seedDay()
+        let fixture = try await DigestFixture.seededDay()
         let file = fixture.folder.appendingPathComponent("digest.html")
         let job = DigestJob(period: DigestFixture.period, format: .html, outputPath: file.path)
         let result = try await job.run(store: fixture.store, now: DigestFixture.now, logger: Logger(label: "test"))

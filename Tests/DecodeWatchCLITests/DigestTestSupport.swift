@@ -52,6 +52,13 @@ struct DigestFixture {
         _ = try await store.ingest(BatchAggregate(batch, redactor: Redactor()))
     }
 
+    /// A fresh fixture holding ``seedDay()``'s day.
+    static func seededDay() async throws -> DigestFixture {
+        let fixture = try DigestFixture()
+        try await fixture.seedDay()
+        return fixture
+    }
+
     /// A day with a new, a growing, a fading and a regressed group, on two endpoints.
     func seedDay() async throws {
         try await send(10, at: "2026-11-02T05:00:00Z", path: ["results", 0, "grow"])

@@ -1,3 +1,4 @@
+import DecodeWatchCore
 import DecodeWatchTestSupport
 import Foundation
 import Testing
@@ -31,13 +32,6 @@ struct EnvironmentCommandTests {
         return try JSONSerialization.data(withJSONObject: body)
     }
 
-    /// `GET` a path with a query; returns the status and the answer's JSON object.
-    static func get(_ path: String, port: Int, session: URLSession) async throws -> (Int, [String: Any]) {
-        let (data, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
-    }
-
     @Test(
         "each environment's reports and rate through the API and the CLI, every environment without a filter",
         arguments: Storage.allCases)
@@ -63,41 +57,36 @@ struct EnvironmentCommandTests {
                         "environment: 'App Store' is not 1–64 characters of A–Z, a–z, 0–9, '.', '_' and '-'; counted as production"
                     ])
 
-            func entry(_ query: String) async throws -> [String: Any]? {
-                let (status, summary) = try await Self.get(
-                    "/v1/fields?app=\(Self.app)\(query)", port: port, session: session)
-                #expect(status == 200)
-                return (summary["fields"] as? [[String: Any]])?.first
+            func entry(_ query: String) async throws -> FieldSummary? {
+                let answer = try await collector.get("/v1/fields?app=\(Self.app)\(query)")
+                #expect(answer.status == 200)
+                return try answer.decoded(FieldsSummary.self).fields.first
             }
             let all = try #require(try await entry(""))
-            #expect(all["count"] as? Int == 32)
+            #expect(all.count == 32)
             // Rates are written rounded to 15 significant digits.
-            #expect(abs((all["rate"] as? Double ?? 0) - 32.0 / 2100) < 1e-12)
+            #expect(abs((all.rate ?? 0) - 32.0 / 2100) < 1e-12)
             let staging = try #require(try await entry("&environment=staging"))
-            #expect(staging["count"] as? Int == 20)
-            #expect(staging["rate"] as? Double == 0.2)
-            #expect(staging["group"] as? String == all["group"] as? String)
+            #expect(staging.count == 20)
+            #expect(staging.rate == 0.2)
+            #expect(staging.group == all.group)
             let production = try #require(try await entry("&environment=production"))
-            #expect(production["count"] as? Int == 12)
-            #expect(production["rate"] as? Double == 0.006)
+            #expect(production.count == 12)
+            #expect(production.rate == 0.006)
             #expect(try await entry("&environment=debug") == nil)
 
-            let (status, refused) = try await Self.get(
-                "/v1/fields?environment=App%20Store", port: port, session: session)
-            #expect(status == 400)
-            let error = refused["error"] as? [String: Any]
-            #expect(error?["code"] as? String == "invalid_query")
-            #expect(
-                (error?["message"] as? String)?.hasPrefix("environment 'App Store' must be 1–64 characters") == true)
+            let refused = try await collector.get("/v1/fields?environment=App%20Store")
+            #expect(refused.status == 400)
+            #expect(refused.errorCode == "invalid_query")
+            #expect(refused.errorMessage?.hasPrefix("environment 'App Store' must be 1–64 characters") == true)
 
             // The release check of one environment: staging's 20 % fails, production's 0.6 % passes.
             let check = "/v1/check?app=\(Self.app)&version=5.3.0&min_decodes=100"
             #expect(
-                try await Self.get(check + "&environment=staging", port: port, session: session).1["verdict"] as? String
-                    == "fail")
+                try await collector.get(check + "&environment=staging").decoded(ReleaseVerdict.self).verdict == .fail)
             #expect(
-                try await Self.get(check + "&environment=production", port: port, session: session).1["verdict"]
-                    as? String == "pass")
+                try await collector.get(check + "&environment=production").decoded(ReleaseVerdict.self).verdict == .pass
+            )
 
             // The CLI, against the database and through the API: the same environment's numbers.
             let fields = ["fields", "--app", Self.app, "--environment", "staging", "--format", "csv"]

@@ -54,39 +54,38 @@ struct FoldCrashTests {
 
     @Test("PostgreSQL: a replica killed while its fold waits half written, another folds its batches, each once")
     func postgresMidFold() async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let flags = try Storage.postgres.flags(in: folder)
-        let schema = try #require(flags.last?.components(separatedBy: "schema=").last)
-        let url = try Storage.serverURL()
-        let first = try CLI.start(["serve", "--port", "0"] + flags)
-        let port = try await first.port()
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        try await CLI.withDatabase(on: .postgres) { _, flags in
+            let schema = try #require(flags.last?.components(separatedBy: "schema=").last)
+            let url = try Storage.serverURL()
+            let first = try CLI.start(["serve", "--port", "0"] + flags)
+            let port = try await first.port()
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
 
-        // Another session holds the hourly rollups: a fold marks its batches folded in `ingest_log`, then waits
-        // for the lock in the middle of its transaction. Acknowledgments (into `ingest_log`) do not wait.
-        let holder = try PSQLSession(url: url)
-        defer { holder.end() }
-        holder.send("BEGIN; LOCK TABLE \(schema).group_hours IN EXCLUSIVE MODE; SELECT 'locked';")
-        #expect(try await holder.waitForOutput(containing: "locked"))
-        for batch in Self.batches { #expect(try await batch.post(to: port, session: session) == 202) }
-        let waiting = """
-            SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-            JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE NOT l.granted AND c.relname = 'group_hours' AND n.nspname = '\(schema)'
-            """
-        var folds = 0
-        try await eventually {
-            folds = Int(try PSQLSession.query(url: url, waiting)) ?? 0
-            return folds != 0
+            // Another session holds the hourly rollups: a fold marks its batches folded in `ingest_log`, then waits
+            // for the lock in the middle of its transaction. Acknowledgments (into `ingest_log`) do not wait.
+            let holder = try PSQLSession(url: url)
+            defer { holder.end() }
+            holder.send("BEGIN; LOCK TABLE \(schema).group_hours IN EXCLUSIVE MODE; SELECT 'locked';")
+            #expect(try await holder.waitForOutput(containing: "locked"))
+            for batch in Self.batches { #expect(try await batch.post(to: port, session: session) == 202) }
+            let waiting = """
+                SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE NOT l.granted AND c.relname = 'group_hours' AND n.nspname = '\(schema)'
+                """
+            var folds = 0
+            try await eventually {
+                folds = Int(try PSQLSession.query(url: url, waiting)) ?? 0
+                return folds != 0
+            }
+            #expect(folds == 1, "the fold must be waiting in the middle of its transaction when the replica dies")
+            kill(first.process.processIdentifier, SIGKILL)
+            try await first.process.exit()
+            holder.send("ROLLBACK;")
+
+            try await Self.expectEachCountedOnce(["serve", "--port", "0"] + flags)
         }
-        #expect(folds == 1, "the fold must be waiting in the middle of its transaction when the replica dies")
-        kill(first.process.processIdentifier, SIGKILL)
-        try await first.process.exit()
-        holder.send("ROLLBACK;")
-
-        try await Self.expectEachCountedOnce(["serve", "--port", "0"] + flags)
     }
 
     /// Starts a collector on the same database, which folds what the killed one left, then checks that every batch

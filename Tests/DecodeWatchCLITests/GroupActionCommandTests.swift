@@ -1,4 +1,5 @@
 import DecodeWatchCore
+import DecodeWatchTestSupport
 import Foundation
 import Testing
 
@@ -22,18 +23,17 @@ struct GroupActionCommandTests {
             let muted = try CLI.run(["mute", group, "--count", "5"] + db)
             #expect(muted.status == 0, "\(muted.error)")
             #expect(muted.output == "Muted \(group) until 5 more failures.\n")
-            let (state, _) = try await session.data(from: URL(string: base + "/v1/groups/\(group)")!)
-            let json = try JSONSerialization.jsonObject(with: state) as? [String: Any]
-            #expect(json?["muted"] as? Bool == true)
-            #expect(json?["muted_failures_left"] as? Int == 5)
+            let api = TestHTTPClient(port: port, session: session)
+            let state = try await api.get("/v1/groups/\(group)").decoded(GroupAnswer.self)
+            #expect(state.muted)
+            #expect(state.mutedFailuresLeft == 5)
 
             let (page, response) = try await session.data(from: URL(string: base + "/groups/\(group)")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: page, as: UTF8.self).contains("muted for 5 more failures"))
 
             #expect(try CLI.run(["unmute", group] + db).status == 0)
-            let (after, _) = try await session.data(from: URL(string: base + "/v1/groups/\(group)")!)
-            #expect((try JSONSerialization.jsonObject(with: after) as? [String: Any])?["muted"] as? Bool == false)
+            #expect(try await !api.get("/v1/groups/\(group)").decoded(GroupAnswer.self).muted)
 
             let next = try CLI.run(["resolve", group, "--in-next-version"] + db)
             #expect(next.output == "Resolved \(group) in the next version.\n")

@@ -232,74 +232,73 @@ struct IssueCommandTests {
         "the dashboard offers a triage token the button, which opens the issue and links it; a read token sees no button and its forged post is refused 403; a GitHub refusal is the page's sentence, not a 500"
     )
     func dashboardButton() async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try Storage.sqlite.flags(in: folder)
-        let github = try await TestReceiver.webhook(
-            replies: [Self.refusal(401, #"{"message":"Bad credentials"}"#), Self.created(number: 12)])
-        defer { github.cancel() }
-        let server = try CLI.start(
-            [
-                "serve", "--port", "0", "--github-repo", "octo/shop-api", "--github-token-file",
-                try Self.tokenFile(in: folder), "--github-api-url", "http://127.0.0.1:\(github.port)",
-            ] + db)
-        let port = try await server.port()
-        let browser = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
-        defer { browser.invalidateAndCancel() }
-        do {
-            #expect(try await CLI.postExampleBatch(port: port, session: browser).status == 202)
-            let field = try Self.typeMismatchGroup(db)
-            let reader = try RemoteAdminTests.secret(
-                try CLI.run(["tokens", "create", "--name", "viewer"] + db), prefix: "dwr_")
-            let triage = try RemoteAdminTests.secret(
-                try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db), prefix: "dwr_")
-            let csrf = String(repeating: "c", count: 32)
-            func send(_ method: String, token: String) async throws -> (Int, String) {
-                let path = method == "GET" ? "/groups/\(field.group)" : "/groups/\(field.group)/issue"
-                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-                request.httpMethod = method
-                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-                request.setValue("dw_csrf=\(csrf)", forHTTPHeaderField: "Cookie")
-                if method == "POST" {
-                    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                    request.httpBody = Data("csrf=\(csrf)".utf8)
+        try await CLI.withDatabase(on: .sqlite) { folder, db in
+            let github = try await TestReceiver.webhook(
+                replies: [Self.refusal(401, #"{"message":"Bad credentials"}"#), Self.created(number: 12)])
+            defer { github.cancel() }
+            let server = try CLI.start(
+                [
+                    "serve", "--port", "0", "--github-repo", "octo/shop-api", "--github-token-file",
+                    try Self.tokenFile(in: folder), "--github-api-url", "http://127.0.0.1:\(github.port)",
+                ] + db)
+            let port = try await server.port()
+            let browser = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
+            defer { browser.invalidateAndCancel() }
+            do {
+                #expect(try await CLI.postExampleBatch(port: port, session: browser).status == 202)
+                let field = try Self.typeMismatchGroup(db)
+                let reader = try RemoteAdminTests.secret(
+                    try CLI.run(["tokens", "create", "--name", "viewer"] + db), prefix: "dwr_")
+                let triage = try RemoteAdminTests.secret(
+                    try CLI.run(["tokens", "create", "--name", "oncall", "--scope", "triage"] + db), prefix: "dwr_")
+                let csrf = String(repeating: "c", count: 32)
+                func send(_ method: String, token: String) async throws -> (Int, String) {
+                    let path = method == "GET" ? "/groups/\(field.group)" : "/groups/\(field.group)/issue"
+                    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+                    request.httpMethod = method
+                    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                    request.setValue("dw_csrf=\(csrf)", forHTTPHeaderField: "Cookie")
+                    if method == "POST" {
+                        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                        request.httpBody = Data("csrf=\(csrf)".utf8)
+                    }
+                    let (data, response) = try await browser.data(for: request)
+                    return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
                 }
-                let (data, response) = try await browser.data(for: request)
-                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+
+                let (readStatus, readPage) = try await send("GET", token: reader)
+                #expect(readStatus == 200)
+                #expect(!readPage.contains("Open a GitHub issue"))
+                let (forgedStatus, forged) = try await send("POST", token: reader)
+                #expect(forgedStatus == 403)
+                #expect(forged.contains("needs a token with the &#39;triage&#39; scope"), "\(forged)")
+                #expect(github.requests.isEmpty)
+
+                let (_, triagePage) = try await send("GET", token: triage)
+                #expect(triagePage.contains("Open a GitHub issue"))
+                let (refusedStatus, refused) = try await send("POST", token: triage)
+                #expect(refusedStatus == 502)
+                #expect(refused.contains("GitHub refused the token (401: Bad credentials)"), "\(refused)")
+                #expect(try await Self.decisions(field.group, port: port, token: triage).issueURL == nil)
+
+                let (openedStatus, _) = try await send("POST", token: triage)
+                #expect(openedStatus == 303)
+                #expect(github.requests.count == 2)
+                #expect(github.requests.last?.headers["authorization"] == "Bearer \(Self.token)")
+                let url = "https://github.com/octo/shop-api/issues/12"
+                let (_, linked) = try await send("GET", token: triage)
+                #expect(linked.contains("<a href=\"\(url)\">\(url)</a>"), "\(linked)")
+                #expect(!linked.contains("Open a GitHub issue"))
+                let decisions = try await Self.decisions(field.group, port: port, token: triage)
+                #expect(decisions.issueURL == url)
+                #expect(decisions.history.last?.actor == "oncall")
+                #expect(!server.readLog().contains(Self.token))
+            } catch {
+                _ = try? await server.terminate()
+                throw error
             }
-
-            let (readStatus, readPage) = try await send("GET", token: reader)
-            #expect(readStatus == 200)
-            #expect(!readPage.contains("Open a GitHub issue"))
-            let (forgedStatus, forged) = try await send("POST", token: reader)
-            #expect(forgedStatus == 403)
-            #expect(forged.contains("needs a token with the &#39;triage&#39; scope"), "\(forged)")
-            #expect(github.requests.isEmpty)
-
-            let (_, triagePage) = try await send("GET", token: triage)
-            #expect(triagePage.contains("Open a GitHub issue"))
-            let (refusedStatus, refused) = try await send("POST", token: triage)
-            #expect(refusedStatus == 502)
-            #expect(refused.contains("GitHub refused the token (401: Bad credentials)"), "\(refused)")
-            #expect(try await Self.decisions(field.group, port: port, token: triage).issueURL == nil)
-
-            let (openedStatus, _) = try await send("POST", token: triage)
-            #expect(openedStatus == 303)
-            #expect(github.requests.count == 2)
-            #expect(github.requests.last?.headers["authorization"] == "Bearer \(Self.token)")
-            let url = "https://github.com/octo/shop-api/issues/12"
-            let (_, linked) = try await send("GET", token: triage)
-            #expect(linked.contains("<a href=\"\(url)\">\(url)</a>"), "\(linked)")
-            #expect(!linked.contains("Open a GitHub issue"))
-            let decisions = try await Self.decisions(field.group, port: port, token: triage)
-            #expect(decisions.issueURL == url)
-            #expect(decisions.history.last?.actor == "oncall")
-            #expect(!server.readLog().contains(Self.token))
-        } catch {
-            _ = try? await server.terminate()
-            throw error
+            #expect(try await server.terminate() == 0)
         }
-        #expect(try await server.terminate() == 0)
     }
 }
 

@@ -58,6 +58,7 @@ struct PostgresFaultTests {
         let sending = Task { await load.run(clients: 6) }
         for round in 1...3 {
             for fault in Fault.allCases {
+                // The load runs undisturbed between faults.
                 try await Task.sleep(for: .seconds(2))
                 try await exercise(fault, round: round, cluster: cluster, load: load)
             }
@@ -73,6 +74,7 @@ struct PostgresFaultTests {
         // SIGTERM while the database is frozen and a batch waits on it: answered 503, exit in time.
         let frozen = try cluster.freeze()
         let waiting = Task { await load.post(load.nextBatch(), to: ports[0]) }
+        // The batch reaches the frozen database and waits there; nothing announces that it does.
         try await Task.sleep(for: .seconds(1))
         try await Self.terminate(replicas[0])
         #expect(await waiting.value == 503)

@@ -11,6 +11,7 @@ struct RedactorTests {
         let out = redactor.redact(
             #"{"id":1,"password":"hunter2","user_email":"x","accessToken":"abc","Authorization":{"a":"b"},"phoneNumber":5551234,"title":"ok"}"#
         )
+        // Raw JSON: the redactor's output is any document, with no type to decode it into.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
         for key in ["password", "user_email", "accessToken", "Authorization", "phoneNumber"] {
             #expect(object[key] as? String == "<redacted>", "\(key)")

@@ -164,6 +164,7 @@ import Testing
         let verdict = ReleaseJudge.judge(Self.query(), current: Self.counts(20, of: 1000), baseline: nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        // Raw JSON: which keys are written, and which as null rather than left out.
         let object = try #require(
             try JSONSerialization.jsonObject(with: encoder.encode(verdict)) as? [String: Any])
         #expect(

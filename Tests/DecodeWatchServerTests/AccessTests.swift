@@ -102,7 +102,7 @@ struct AccessTests {
             #expect(try await collector.send("GET", check).errorCode == "read_token_required")
             let checked = try await collector.send("GET", check, headers: ["Authorization": "Bearer \(token)"])
             #expect(checked.status == 200)
-            #expect(checked.json["verdict"] as? String == "insufficient")
+            #expect(try checked.decoded(ReleaseVerdict.self).verdict == .insufficient)
             #expect(try await collector.send("GET", "/healthz").status == 200)
             #expect(try await collector.send("GET", "/readyz").status == 200)
         }
@@ -120,9 +120,8 @@ struct AccessTests {
     )
     func readScopeCannotDecide() async throws {
         try await TestCollector.run { collector in
-            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
             let (token, _) = try await collector.createCredential(.read)
-            let group = try #require(try await collector.fields(token: token).fields.first?.group)
+            let group = try await collector.ingestOneGroup(token: token)
             for (path, activity) in Self.decisions {
                 let refused = try await collector.send(
                     "POST", "/v1/groups/\(group)\(path)", headers: ["Authorization": "Bearer \(token)"])
@@ -135,8 +134,8 @@ struct AccessTests {
             }
             let state = try await collector.send(
                 "GET", "/v1/groups/\(group)", headers: ["Authorization": "Bearer \(token)"])
-            #expect(state.json["muted"] as? Bool == false)
-            #expect((state.json["history"] as? [Any])?.isEmpty == true)
+            #expect(try !state.decoded(GroupAnswer.self).muted)
+            #expect(try state.decoded(GroupAnswer.self).history.isEmpty)
             #expect(try await collector.fields(token: token).fields.first?.status == .new)
         }
     }
@@ -144,9 +143,8 @@ struct AccessTests {
     @Test("triage and admin tokens take every decision", arguments: [TokenScope.triage, .admin])
     func triageScopeDecides(scope: TokenScope) async throws {
         try await TestCollector.run { collector in
-            #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
             let (token, _) = try await collector.createCredential(.read, scope: scope)
-            let group = try #require(try await collector.fields(token: token).fields.first?.group)
+            let group = try await collector.ingestOneGroup(token: token)
             for (path, _) in Self.decisions {
                 let answer = try await collector.send(
                     "POST", "/v1/groups/\(group)\(path)", headers: ["Authorization": "Bearer \(token)"])
@@ -154,7 +152,7 @@ struct AccessTests {
             }
             let state = try await collector.send(
                 "GET", "/v1/groups/\(group)", headers: ["Authorization": "Bearer \(token)"])
-            #expect((state.json["history"] as? [Any])?.count == 4)
+            #expect(try state.decoded(GroupAnswer.self).history.count == 4)
         }
     }
 

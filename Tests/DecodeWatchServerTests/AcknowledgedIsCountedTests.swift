@@ -1,7 +1,8 @@
 import DecodeWatchCore
-import DecodeWatchServer
 import Foundation
 import Testing
+
+@testable import DecodeWatchServer
 
 /// A 202 is a promise: what it acknowledges is counted. Regressions of batches that were acknowledged and then lost.
 @Suite("Acknowledged is counted")
@@ -26,7 +27,7 @@ struct AcknowledgedIsCountedTests {
             // The same batch id, sent correctly, is new: the refusal kept nothing.
             let fixed = try await collector.ingest(Self.body(app: "com.example.shop", batch: "nul"))
             #expect(fixed.status == 202)
-            #expect(fixed.json["duplicate"] as? Bool == false)
+            #expect(try fixed.decoded(IngestAnswer.self).duplicate == false)
             #expect(try await collector.fields(Self.window).fields.map(\.count) == [2])
         }
     }
@@ -41,7 +42,7 @@ struct AcknowledgedIsCountedTests {
                     #"{"batch_id":"old","sent_at":"1969-12-31T23:59:00Z","app":{"id":"com.example.shop"},"decodes":[{"endpoint":"GET /v2/posts","count":4}],"reports":[{"occurred_at":"1969-12-31T23:30:00Z","endpoint":"GET /v2/posts","path":["title"],"kind":"keyNotFound"},{"occurred_at":"0001-01-01T00:00:00Z","endpoint":"GET /v2/posts","path":["title"],"kind":"keyNotFound"}]}"#
                         .utf8))
             #expect(answer.status == 202)
-            #expect(answer.json["accepted"] as? Int == 2)
+            #expect(try answer.decoded(IngestAnswer.self).accepted == 2)
             for query in [
                 "since=1960-01-01T00:00:00Z", "since=0001-01-01T00:00:00Z&until=1969-01-01T00:00:00Z", "since=1h",
             ] {
@@ -62,8 +63,8 @@ struct AcknowledgedIsCountedTests {
                 let answer = try await collector.ingest(
                     Self.body(app: "com.\(spelling)", batch: spelling, path: #"["\#(spelling)"]"#))
                 #expect(answer.status == 202)
-                #expect(answer.json["accepted"] as? Int == 1)
-                #expect(answer.json["duplicate"] as? Bool == false, "\(answer.text)")
+                #expect(try answer.decoded(IngestAnswer.self).accepted == 1)
+                #expect(try answer.decoded(IngestAnswer.self).duplicate == false, "\(answer.text)")
             }
             let fields = try await collector.fields(Self.window).fields
             #expect(fields.count == 2)

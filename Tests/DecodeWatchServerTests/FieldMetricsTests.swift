@@ -112,6 +112,7 @@ import Testing
     func limitZeroExposesNone() async throws {
         try await TestCollector.run(Self.configuration(limit: 0)) { collector in
             #expect(try await collector.ingest(Batches.batch(reports: [Batches.report()])).status == 202)
+            // No event says a refresh did not happen: the time a refresh would take must pass.
             try await Task.sleep(for: .milliseconds(100))
             let metrics = try await collector.metrics()
             #expect(metrics.named(Self.reports).isEmpty)

@@ -1,9 +1,10 @@
 import DecodeWatchCore
-import DecodeWatchServer
 import DecodeWatchStore
 import Foundation
 import GRDB
 import Testing
+
+@testable import DecodeWatchServer
 
 @Suite("Hostile input never crashes, answers 500 or corrupts")
 struct HostileInputTests {
@@ -111,6 +112,7 @@ struct HostileInputTests {
             let holder = Task.detached {
                 try RawHTTP.exchange(port: port, Array("GET /healthz HTTP/1.1\r\n".utf8), halfClose: false, timeout: 2)
             }
+            // The collector announces no accepted connection: the holder is given time to be served first.
             try await Task.sleep(for: .milliseconds(300))
             let waiting = try await Task.detached { try RawHTTP.exchange(port: port, health, timeout: 1) }.value
             #expect(waiting.status == nil)
@@ -129,7 +131,7 @@ struct HostileInputTests {
             ]
             let answer = try await collector.ingest(Batches.batch(decodes: decodes, reports: [Batches.report()]))
             #expect(answer.status == 202)
-            let warnings = try #require(answer.json["warnings"] as? [String])
+            let warnings = try answer.decoded(IngestAnswer.self).warnings
             #expect(
                 warnings == ["decodes[0].count: must be a whole number from 0 to 1000000000, got \(Int.max); dropped"])
             let fields = try await collector.fields("since=1d")
@@ -193,8 +195,8 @@ struct HostileInputTests {
             for (key, value) in overlay { batch[key] = value }
             let answer = try await collector.ingest(batch)
             #expect(answer.status == 202, "\(answer.text)")
-            #expect(answer.json["accepted"] as? Int == 2)
-            let warnings = try #require(answer.json["warnings"] as? [String])
+            #expect(try answer.decoded(IngestAnswer.self).accepted == 2)
+            let warnings = try answer.decoded(IngestAnswer.self).warnings
             #expect(warnings.count == 1)
             #expect(warnings.first?.hasPrefix(warning) == true, "\(warnings)")
             #expect(try await collector.store.fields(Self.lastDay).fields.count == 2)

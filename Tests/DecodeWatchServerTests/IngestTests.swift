@@ -1,10 +1,11 @@
 import DecodeWatchCore
-import DecodeWatchServer
 import DecodeWatchTestSupport
 import DecodeWatchZlib
 import Foundation
 import GRDB
 import Testing
+
+@testable import DecodeWatchServer
 
 @Suite("POST /v1/reports")
 struct IngestTests {
@@ -15,9 +16,9 @@ struct IngestTests {
                 Batches.batch(reports: [Batches.report(), Batches.report(path: ["results", 7, "title"], count: 4)]),
                 encoding: encoding)
             #expect(answer.status == 202)
-            #expect(answer.json["accepted"] as? Int == 2)
-            #expect((answer.json["rejected"] as? [Any])?.isEmpty == true)
-            #expect(answer.json["duplicate"] as? Bool == false)
+            #expect(try answer.decoded(IngestAnswer.self).accepted == 2)
+            #expect(try answer.decoded(IngestAnswer.self).rejected.isEmpty)
+            #expect(try answer.decoded(IngestAnswer.self).duplicate == false)
             let fields = try await collector.store.fields(Self.lastDay)
             #expect(fields.fields.map(\.count) == [5])
             #expect(fields.fields.first?.path == "$.results[*].title")
@@ -50,8 +51,8 @@ struct IngestTests {
     @Test("a Content-Type with a UTF-8 charset parameter is accepted")
     func acceptsCharset() async throws {
         try await TestCollector.run { collector in
-            let json = try JSONSerialization.data(withJSONObject: Batches.batch(reports: [Batches.report()]))
-            let answer = try await collector.ingest(json, contentType: "application/json; charset=UTF-8")
+            let answer = try await collector.ingest(
+                try Batches.oneReportJSON(), contentType: "application/json; charset=UTF-8")
             #expect(answer.status == 202)
         }
     }
@@ -69,10 +70,10 @@ struct IngestTests {
             ]
             let answer = try await collector.ingest(Batches.batch(reports: reports))
             #expect(answer.status == 202)
-            #expect(answer.json["accepted"] as? Int == 2)
-            let rejected = try #require(answer.json["rejected"] as? [[String: Any]])
-            #expect(rejected.map { $0["index"] as? Int } == [1, 2, 3, 4, 5, 6])
-            let errors = rejected.compactMap { $0["error"] as? String }
+            #expect(try answer.decoded(IngestAnswer.self).accepted == 2)
+            let rejected = try answer.decoded(IngestAnswer.self).rejected
+            #expect(rejected.map(\.index) == [1, 2, 3, 4, 5, 6])
+            let errors = rejected.map(\.error)
             #expect(errors[0] == "reports[1].kind: unknown kind 'oops'")
             #expect(errors[1] == "reports[2].path: required field is missing")
             #expect(errors[2] == "reports[3].count: must be from 1 to 1000000, got 0")
@@ -90,10 +91,10 @@ struct IngestTests {
             let batch = Batches.batch(id: "1f0c6f0e-3c2a-4e0b-9a51-7d1d0c6c9e11", reports: [Batches.report(count: 3)])
             let first = try await collector.ingest(batch)
             let second = try await collector.ingest(batch, encoding: "gzip")
-            #expect(first.json["duplicate"] as? Bool == false)
+            #expect(try first.decoded(IngestAnswer.self).duplicate == false)
             #expect(second.status == 202)
-            #expect(second.json["duplicate"] as? Bool == true)
-            #expect(second.json["accepted"] as? Int == 1)
+            #expect(try second.decoded(IngestAnswer.self).duplicate == true)
+            #expect(try second.decoded(IngestAnswer.self).accepted == 1)
             #expect(try await collector.store.fields(Self.lastDay).fields.map(\.count) == [3])
         }
     }
@@ -107,7 +108,7 @@ struct IngestTests {
             batch["another"] = 1
             let answer = try await collector.ingest(batch)
             #expect(answer.status == 202)
-            #expect(answer.json["accepted"] as? Int == 1)
+            #expect(try answer.decoded(IngestAnswer.self).accepted == 1)
         }
     }
 
@@ -119,7 +120,7 @@ struct IngestTests {
             var report = Batches.report(snippet: snippet)
             report["message"] = String(repeating: "m", count: 1500)
             let answer = try await collector.ingest(Batches.batch(reports: [report]))
-            #expect(answer.json["accepted"] as? Int == 1)
+            #expect(try answer.decoded(IngestAnswer.self).accepted == 1)
             let field = try #require(try await collector.store.fields(Self.lastDay).fields.first)
             #expect(field.sample.message?.count == 1000)
             let stored = try #require(field.sample.snippet)
@@ -131,8 +132,7 @@ struct IngestTests {
     @Test("an unsupported Content-Type is refused with 415")
     func unsupportedContentType() async throws {
         try await TestCollector.run { collector in
-            let json = try JSONSerialization.data(withJSONObject: Batches.batch(reports: [Batches.report()]))
-            let answer = try await collector.ingest(json, contentType: "text/plain")
+            let answer = try await collector.ingest(try Batches.oneReportJSON(), contentType: "text/plain")
             #expect(answer.status == 415)
             #expect(answer.errorCode == "unsupported_media_type")
             #expect(answer.errorMessage?.contains("application/json") == true)
@@ -142,7 +142,7 @@ struct IngestTests {
     @Test("an unsupported Content-Encoding is refused with 415")
     func unsupportedEncoding() async throws {
         try await TestCollector.run { collector in
-            let json = try JSONSerialization.data(withJSONObject: Batches.batch(reports: [Batches.report()]))
+            let json = try Batches.oneReportJSON()
             let answer = try await collector.send(
                 "POST", "/v1/reports", body: json,
                 headers: ["Content-Type": "application/json", "Content-Encoding": "br"])
@@ -176,7 +176,7 @@ struct IngestTests {
     @Test("a body that does not inflate is refused with 400: corrupt, truncated or followed by other bytes")
     func refusesBadCompression() async throws {
         try await TestCollector.run { collector in
-            let json = try JSONSerialization.data(withJSONObject: Batches.batch(reports: [Batches.report()]))
+            let json = try Batches.oneReportJSON()
             let compressed = try Zlib.compress(json)
             let bodies = [
                 Data("definitely not zlib".utf8), compressed.prefix(compressed.count - 6), compressed + Data("{}".utf8),

@@ -17,7 +17,7 @@ struct OverloadTests {
 
     /// A whole request carrying a new valid batch.
     static func request() throws -> [UInt8] {
-        let json = try JSONSerialization.data(withJSONObject: Batches.batch(reports: [Batches.report()]))
+        let json = try Batches.oneReportJSON()
         let body = try Zlib.compress(json, format: .zlib)
         return Array(head(contentLength: body.count).utf8) + Array(body)
     }
@@ -53,6 +53,7 @@ struct OverloadTests {
             for _ in 0..<20 {
                 let holder = try QueueHolder(port: collector.port)
                 defer { holder.release() }
+                // The holder's head must reach the queue before the probe; a late one is tried again.
                 try await Task.sleep(for: .milliseconds(200))
                 if try RawHTTP.exchange(port: collector.port, try request(), timeout: 5).status == 429 {
                     try await body(collector, holder)

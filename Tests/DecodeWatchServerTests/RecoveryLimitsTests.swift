@@ -41,6 +41,7 @@ struct RecoveryLimitsTests {
             source: BatchSource(body: body, encoding: .identity))
         #expect(try await first?.commit([batch]) == [.stored])
         (first, firstStore) = (nil, nil)
+        // The first store closes in the background, announcing nothing: it is given the time to.
         try await Task.sleep(for: .milliseconds(300))
 
         // The next one allows 2 reports per batch.
@@ -50,6 +51,7 @@ struct RecoveryLimitsTests {
         // The application owns its sink, which folds the log: kept to the end.
         let application = buildApplication(configuration: configuration, store: next)
         defer { withExtendedLifetime(application) {} }
+        // Its first fold meets the lock: the recovery under test is the retry after that failure.
         try await Task.sleep(for: .milliseconds(300))
         try await blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
         // A read waits for the log, or fails, until the next fold (after the retry delay) succeeds.

@@ -2,6 +2,8 @@ import DecodeWatchTestSupport
 import Foundation
 import Testing
 
+@testable import DecodeWatchServer
+
 /// The published JSON Schema and the collector must agree: a batch the schema accepts is accepted
 /// whole, and a batch it refuses is refused or has reports rejected.
 @Suite("Schema agreement")
@@ -30,12 +32,13 @@ struct SchemaAgreementTests {
                 let data = try Data(contentsOf: Self.schemas.appendingPathComponent("examples/valid/\(name)"))
                 let answer = try await collector.ingest(data)
                 #expect(answer.status == 202, "\(name): \(answer.text)")
-                #expect((answer.json["rejected"] as? [Any])?.isEmpty == true, "\(name): \(answer.text)")
+                #expect(try answer.decoded(IngestAnswer.self).rejected.isEmpty, "\(name): \(answer.text)")
             }
             for name in Self.examples("invalid") {
                 let data = try Data(contentsOf: Self.schemas.appendingPathComponent("examples/invalid/\(name)"))
                 let answer = try await collector.ingest(data)
-                let refused = answer.status >= 400 || (answer.json["rejected"] as? [Any])?.isEmpty == false
+                let refused =
+                    answer.status >= 400 || (try? answer.decoded(IngestAnswer.self))?.rejected.isEmpty == false
                 #expect(refused, "\(name): \(answer.text)")
             }
         }

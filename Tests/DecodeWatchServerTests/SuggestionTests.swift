@@ -54,8 +54,7 @@ struct SuggestionTests {
 
     @Test("GET /v1/fields gives every field its fix, and the backend report only where the backend breaks its spec")
     func inFields() async throws {
-        try await TestCollector.run { collector in
-            try await Self.seed(collector)
+        try await TestCollector.run(seed: Self.seed) { collector in
             let fields = try await collector.fields().fields
             let likes = try #require(fields.first { $0.group == Self.likes }?.suggestion)
             #expect(likes.remedy == .either)
@@ -71,6 +70,7 @@ struct SuggestionTests {
             #expect(title.swift == "let title: Maybe<String>")
             #expect(title.backendReport == nil)
 
+            // Raw JSON: a suggestion with no backend report writes it as null, not absent.
             let raw = try await collector.send("GET", "/v1/fields?app=com.example.blog")
             let entry = try #require((raw.json["fields"] as? [[String: Any]])?.first)
             let suggestion = try #require(entry["suggestion"] as? [String: Any])
@@ -81,8 +81,7 @@ struct SuggestionTests {
 
     @Test("the group page shows the Swift in a code block and the backend report in a read-only text area")
     func onGroupPage() async throws {
-        try await TestCollector.run { collector in
-            try await Self.seed(collector)
+        try await TestCollector.run(seed: Self.seed) { collector in
             let client = DashboardClient(collector.baseURL)
             let likes = try await client.send("GET", "/groups/\(Self.likes)").text
             #expect(likes.contains("data-remedy=\"either\""))

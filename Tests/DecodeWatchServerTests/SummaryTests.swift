@@ -6,7 +6,7 @@ import Testing
 struct SummaryTests {
     @Test("reports group by normalized endpoint and wildcard path; counts add report counts")
     func groupsAndCounts() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [
                     Batches.report(endpoint: "GET /v2/posts?page=2", path: ["results", 1, "title"]),
@@ -36,7 +36,7 @@ struct SummaryTests {
 
     @Test("installs, versions, rate and expected are computed over the window")
     func numbers() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let decodes: [[String: Any]] = [["endpoint": "GET /v2/posts?page=1", "count": 100]]
             _ = try await collector.ingest(
                 Batches.batch(version: "5.2.0", install: "a", decodes: decodes, reports: [Batches.report(count: 3)]))
@@ -58,9 +58,10 @@ struct SummaryTests {
 
     @Test("rate is null when no decodes were reported for the endpoint")
     func rateNull() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(decodes: [["endpoint": "GET /v2/other", "count": 10]], reports: [Batches.report()]))
+            // Raw JSON: the rate is written as null, not left out.
             let answer = try await collector.send("GET", "/v1/fields")
             let fields = try #require(answer.json["fields"] as? [[String: Any]])
             #expect(fields.first?["rate"] is NSNull)
@@ -69,7 +70,7 @@ struct SummaryTests {
 
     @Test("the window keeps old reports out by default and takes them in with since=7d")
     func windows() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [
                     Batches.report(occurredAt: Batches.time(-3 * 86_400)),
@@ -85,7 +86,7 @@ struct SummaryTests {
 
     @Test("hour-aligned windows are exact: since inclusive, until exclusive")
     func exactHourWindows() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [
                     Batches.report(path: ["a"], occurredAt: "2026-11-20T10:00:00Z"),
@@ -99,7 +100,7 @@ struct SummaryTests {
 
     @Test("since=15m counts the last 15 minutes only, and the default 24h window no more than 24 hours")
     func minuteExactDurations() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [
                     Batches.report(path: ["recent"], count: 1, occurredAt: Batches.time(-5 * 60)),
@@ -118,7 +119,7 @@ struct SummaryTests {
 
     @Test("filters by app, endpoint (normalized) and kind; sorts by count then group; limits")
     func filtersAndOrder() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [
                     Batches.report(endpoint: "GET /v2/posts", path: ["a"], count: 2),
@@ -139,7 +140,7 @@ struct SummaryTests {
 
     @Test("status is new inside the window, ongoing when first seen before it, resolved, then regressed")
     func lifecycle() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [Batches.report(occurredAt: Batches.time(-2 * 86_400)), Batches.report()]))
             #expect(try await collector.fields().fields.first?.status == .ongoing)
@@ -155,20 +156,11 @@ struct SummaryTests {
         }
     }
 
-    @Test("resolving an unknown group answers 404 with an error body")
-    func resolveUnknown() async throws {
-        try await TestCollector.run { collector in
-            let answer = try await collector.send("POST", "/v1/groups/0000000000000000/resolve")
-            #expect(answer.status == 404)
-            #expect(answer.errorCode == "not_found")
-        }
-    }
-
     @Test(
         "bad filters answer 400 naming the filter",
         arguments: ["kind=oops", "since=yesterday", "limit=0", "since=1d&until=2d", "endpoint=nomethod"])
     func badFilters(query: String) async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let answer = try await collector.send("GET", "/v1/fields?" + query)
             #expect(answer.status == 400)
             #expect(answer.errorCode == "invalid_query")
@@ -182,7 +174,7 @@ struct SummaryTests {
 struct OperationsTests {
     @Test("healthz and readyz answer 200 while storage answers")
     func health() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             let health = try await collector.send("GET", "/healthz")
             let ready = try await collector.send("GET", "/readyz")
             #expect(health.status == 200)
@@ -194,7 +186,7 @@ struct OperationsTests {
     func readyWithinASecond() async throws {
         // The busy timeout makes a write wait 10 s for the lock another process holds on the log of acknowledged
         // batches, where readiness commits: the probe must not.
-        try await TestCollector.run(busyTimeout: 10) { collector in
+        try await TestCollector.run(busyTimeout: 10, reach: .router) { collector in
             let blocker = try lockDatabase(collector.databasePath + "-pending")
             let started = ContinuousClock.now
             let blocked = try await collector.send("GET", "/readyz")
@@ -208,7 +200,7 @@ struct OperationsTests {
 
     @Test("metrics expose ingest counters in Prometheus text")
     func metrics() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(Batches.batch(reports: [Batches.report(), Batches.report(kind: "bad")]))
             let text = try await collector.send("GET", "/metrics").text
             #expect(text.contains(#"decodewatch_ingest_batches_total{outcome="stored"} 1"#))
@@ -216,10 +208,12 @@ struct OperationsTests {
         }
     }
 
-    @Test("an unknown route answers 404 with the JSON error body")
-    func unknownRoute() async throws {
-        try await TestCollector.run { collector in
-            let answer = try await collector.send("GET", "/v1/nothing")
+    @Test(
+        "an unknown route, and resolving an unknown group, answer 404 with the JSON error body",
+        arguments: [("GET", "/v1/nothing"), ("POST", "/v1/groups/0000000000000000/resolve")])
+    func notFound(method: String, path: String) async throws {
+        try await TestCollector.run(reach: .router) { collector in
+            let answer = try await collector.send(method, path)
             #expect(answer.status == 404)
             #expect(answer.errorCode == "not_found")
         }

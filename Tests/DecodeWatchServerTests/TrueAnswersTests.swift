@@ -19,14 +19,14 @@ struct TrueAnswersTests {
 
     @Test("a filter value never stored gets a warning that names it and the known values, nearest first")
     func unknownValuesWarn() async throws {
-        try await TestCollector.run { collector in
-            try await Self.seed(collector)
+        try await TestCollector.run(reach: .router, seed: Self.seed) { collector in
             let typo = try await collector.fields("app=com.exmaple.shop")
             #expect(typo.fields.isEmpty)
             #expect(
                 typo.warnings == [
                     QueryWarning(
-                        code: "unknown_app", message: "no reports from app 'com.exmaple.shop'; known apps: com.example.shop.")
+                        code: "unknown_app",
+                        message: "no reports from app 'com.exmaple.shop'; known apps: com.example.shop.")
                 ])
             let version = try await collector.fields("app=com.example.shop&version=5.3&environment=prod")
             #expect(version.warnings.map(\.code) == ["unknown_version", "unknown_environment"])
@@ -43,11 +43,11 @@ struct TrueAnswersTests {
 
     @Test("a known value that matched nothing in the window is an empty answer without warnings")
     func knownValuesDoNotWarn() async throws {
-        try await TestCollector.run { collector in
-            try await Self.seed(collector)
+        try await TestCollector.run(reach: .router, seed: Self.seed) { collector in
             let quiet = try await collector.fields("app=com.example.shop&version=5.1.9&environment=production")
             #expect(quiet.fields.isEmpty)
             #expect(quiet.warnings.isEmpty)
+            // Raw JSON: the key is there as an empty list, which decoding into FieldsSummary would not tell from absent.
             let answer = try await collector.send("GET", "/v1/fields")
             #expect((answer.json["warnings"] as? [Any])?.isEmpty == true)
         }
@@ -55,8 +55,7 @@ struct TrueAnswersTests {
 
     @Test("every GET of the API refuses a parameter it does not read, naming the nearest one")
     func unknownParameters() async throws {
-        try await TestCollector.run { collector in
-            try await Self.seed(collector)
+        try await TestCollector.run(reach: .router, seed: Self.seed) { collector in
             let cases = [
                 ("/v1/fields?sinse=1d", "unknown parameter 'sinse'; did you mean 'since'?"),
                 ("/v1/drift?verdikt=app_stricter_than_spec", "unknown parameter 'verdikt'; did you mean 'verdict'?"),
@@ -78,7 +77,7 @@ struct TrueAnswersTests {
 
     @Test("status filters the list; a muted group says muted and when its mute ends")
     func statusFilterAndMuted() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(reports: [Batches.report(path: ["a"]), Batches.report(path: ["b"], count: 2)]))
             let fields = try await collector.fields().fields
@@ -98,6 +97,7 @@ struct TrueAnswersTests {
             #expect(try await collector.fields("status=all").fields.count == 2)
             #expect(try await collector.fields("status=resolved").fields.isEmpty)
 
+            // Raw JSON: a mute by time writes failures_left as null, not absent.
             let raw = try await collector.send("GET", "/v1/fields?status=muted")
             let first = try #require((raw.json["fields"] as? [[String: Any]])?.first)
             #expect(first["status"] as? String == "muted")
@@ -113,24 +113,24 @@ struct TrueAnswersTests {
 
     @Test("a baseline with no decodes in the window is insufficient, named, never a pass")
     func baselineWithoutDecodes() async throws {
-        try await TestCollector.run { collector in
+        try await TestCollector.run(reach: .router) { collector in
             _ = try await collector.ingest(
                 Batches.batch(decodes: [["endpoint": "GET /v2/posts", "count": 5_000]], reports: []))
             _ = try await collector.ingest(
                 Batches.batch(version: "5.1.9", decodes: [["endpoint": "GET /v2/other", "count": 10]], reports: []))
             let known = try await collector.send(
                 "GET", "/v1/check?app=com.example.shop&version=5.2.0&baseline=5.1.9&since=7d")
-            #expect(known.json["verdict"] as? String == "pass")
-            #expect(known.json["baseline_decodes"] as? Int == 10)
+            #expect(try known.decoded(ReleaseVerdict.self).verdict == .pass)
+            #expect(try known.decoded(ReleaseVerdict.self).baselineDecodes == 10)
 
             let never = try await collector.send(
                 "GET", "/v1/check?app=com.example.shop&version=5.2.0&baseline=5.1.8&since=7d")
             #expect(never.status == 200)
-            #expect(never.json["verdict"] as? String == "insufficient")
-            #expect(never.json["baseline_decodes"] as? Int == 0)
-            let warnings = try #require(never.json["warnings"] as? [[String: Any]])
+            let insufficient = try never.decoded(ReleaseVerdict.self)
+            #expect(insufficient.verdict == .insufficient)
+            #expect(insufficient.baselineDecodes == 0)
             #expect(
-                warnings.first?["message"] as? String
+                insufficient.warnings.first?.message
                     == "no reports from version '5.1.8' of app 'com.example.shop'; known versions: 5.1.9, 5.2.0.")
         }
     }

@@ -20,8 +20,7 @@ struct AlertStoreTests {
         "rules are stored, listed oldest first, refused on a duplicate name, and removed with their claims",
         arguments: StoreBackend.allCases)
     func ruleLifecycle(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            let store = fixture.store
+        try await backend.withFreshStore { store in
             let first = try Self.rule("new", name: "first")
             var second = try Self.rule("rate-above:5", name: "second", endpoint: "GET /v2/posts/42")
             second.createdAt = first.createdAt.addingTimeInterval(1)

@@ -24,8 +24,7 @@ struct ContractStoreTests {
         "every import is a version; the latest per name judges, with its schemas intact",
         arguments: StoreBackend.allCases)
     func versions(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            let store = fixture.store
+        try await backend.withFreshStore { store in
             let first = ContractInfo(
                 app: "shop", name: "backend", source: "v1.yaml", spec: Self.spec(title: "v1", required: ["title"]),
                 at: date("2026-11-21T10:00:00Z"), by: "local:alice")
@@ -54,8 +53,7 @@ struct ContractStoreTests {
 
     @Test("removing drops every version of a name, and an unknown name is not found", arguments: StoreBackend.allCases)
     func remove(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            let store = fixture.store
+        try await backend.withFreshStore { store in
             for hour in ["10", "11"] {
                 let spec = Self.spec(title: hour, required: [])
                 try await store.insertContract(

@@ -14,28 +14,28 @@ struct CredentialStoreTests {
 
     @Test("a credential is found by the hash of its secret, and only by it", arguments: StoreBackend.allCases)
     func lookup(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        try await backend.withFreshStore { store in
             let secret = CredentialSecret(kind: .ingest)
-            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: secret.hash)
-            #expect(try await fixture.store.credential(secretHash: secret.hash) == Self.key("key_1"))
-            #expect(try await fixture.store.credential(secretHash: CredentialSecret(kind: .ingest).hash) == nil)
+            try await store.insertCredential(Self.key("key_1"), secretHash: secret.hash)
+            #expect(try await store.credential(secretHash: secret.hash) == Self.key("key_1"))
+            #expect(try await store.credential(secretHash: CredentialSecret(kind: .ingest).hash) == nil)
             let token = Credential(id: "tok_1", kind: .read, name: "grafana", scope: .read, createdAt: Self.created)
-            try await fixture.store.insertCredential(token, secretHash: "hash-of-token")
-            #expect(try await fixture.store.credential(secretHash: "hash-of-token") == token)
+            try await store.insertCredential(token, secretHash: "hash-of-token")
+            #expect(try await store.credential(secretHash: "hash-of-token") == token)
         }
     }
 
     @Test("lists are per kind, oldest first", arguments: StoreBackend.allCases)
     func lists(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await fixture.store.insertCredential(Self.key("key_b", at: Self.created), secretHash: "b")
-            try await fixture.store.insertCredential(Self.key("key_a", at: Self.created), secretHash: "a")
-            try await fixture.store.insertCredential(
+        try await backend.withFreshStore { store in
+            try await store.insertCredential(Self.key("key_b", at: Self.created), secretHash: "b")
+            try await store.insertCredential(Self.key("key_a", at: Self.created), secretHash: "a")
+            try await store.insertCredential(
                 Self.key("key_0", at: Self.created.addingTimeInterval(-60)), secretHash: "0")
-            try await fixture.store.insertCredential(
+            try await store.insertCredential(
                 Credential(id: "tok_1", kind: .read, createdAt: Self.created), secretHash: "t")
-            #expect(try await fixture.store.credentials(kind: .ingest).map(\.id) == ["key_0", "key_a", "key_b"])
-            #expect(try await fixture.store.credentials(kind: .read).map(\.id) == ["tok_1"])
+            #expect(try await store.credentials(kind: .ingest).map(\.id) == ["key_0", "key_a", "key_b"])
+            #expect(try await store.credentials(kind: .read).map(\.id) == ["tok_1"])
         }
     }
 
@@ -43,22 +43,22 @@ struct CredentialStoreTests {
         "revoking keeps the first time, needs the right kind, and never makes credentials optional again",
         arguments: StoreBackend.allCases)
     func revoke(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            #expect(try await fixture.store.hasCredentials(kind: .ingest) == false)
-            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: "h")
-            #expect(try await fixture.store.hasCredentials(kind: .ingest))
-            #expect(try await fixture.store.hasCredentials(kind: .read) == false)
+        try await backend.withFreshStore { store in
+            #expect(try await store.hasCredentials(kind: .ingest) == false)
+            try await store.insertCredential(Self.key("key_1"), secretHash: "h")
+            #expect(try await store.hasCredentials(kind: .ingest))
+            #expect(try await store.hasCredentials(kind: .read) == false)
             let first = Self.created.addingTimeInterval(60)
-            try await fixture.store.revokeCredential(id: "key_1", kind: .ingest, at: first, by: "local:alice")
-            try await fixture.store.revokeCredential(
+            try await store.revokeCredential(id: "key_1", kind: .ingest, at: first, by: "local:alice")
+            try await store.revokeCredential(
                 id: "key_1", kind: .ingest, at: first.addingTimeInterval(60), by: "ops")
             // The first revocation's time and actor stay.
-            #expect(try await fixture.store.credential(secretHash: "h")?.revokedAt == first)
-            #expect(try await fixture.store.credential(secretHash: "h")?.revokedBy == "local:alice")
-            #expect(try await fixture.store.hasCredentials(kind: .ingest))
+            #expect(try await store.credential(secretHash: "h")?.revokedAt == first)
+            #expect(try await store.credential(secretHash: "h")?.revokedBy == "local:alice")
+            #expect(try await store.hasCredentials(kind: .ingest))
             for (id, kind) in [("key_1", CredentialKind.read), ("key_2", .ingest)] {
                 let error = await #expect(throws: StoreError.self) {
-                    try await fixture.store.revokeCredential(id: id, kind: kind, at: first, by: "local:test")
+                    try await store.revokeCredential(id: id, kind: kind, at: first, by: "local:test")
                 }
                 #expect(error?.code == .notFound)
             }
@@ -67,15 +67,15 @@ struct CredentialStoreTests {
 
     @Test("use is recorded and never goes back in time", arguments: StoreBackend.allCases)
     func recordUse(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: "h")
-            #expect(try await fixture.store.credential(secretHash: "h")?.lastUsedAt == nil)
+        try await backend.withFreshStore { store in
+            try await store.insertCredential(Self.key("key_1"), secretHash: "h")
+            #expect(try await store.credential(secretHash: "h")?.lastUsedAt == nil)
             let later = Self.created.addingTimeInterval(3600)
-            try await fixture.store.recordCredentialUse(id: "key_1", at: later)
-            try await fixture.store.recordCredentialUse(id: "key_1", at: Self.created.addingTimeInterval(60))
-            #expect(try await fixture.store.credential(secretHash: "h")?.lastUsedAt == later)
+            try await store.recordCredentialUse(id: "key_1", at: later)
+            try await store.recordCredentialUse(id: "key_1", at: Self.created.addingTimeInterval(60))
+            #expect(try await store.credential(secretHash: "h")?.lastUsedAt == later)
             // A credential deleted meanwhile is no error.
-            try await fixture.store.recordCredentialUse(id: "key_gone", at: later)
+            try await store.recordCredentialUse(id: "key_gone", at: later)
         }
     }
 
@@ -83,7 +83,7 @@ struct CredentialStoreTests {
         "a read token keeps the scope it was made with, reading only unless asked; an ingest key has none",
         arguments: StoreBackend.allCases)
     func scopes(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        try await backend.withFreshStore { store in
             let made: [(String, Credential)] = [
                 (
                     "default",
@@ -106,13 +106,13 @@ struct CredentialStoreTests {
                         createdBy: "local:alice")
                 ),
             ]
-            for (hash, credential) in made { try await fixture.store.insertCredential(credential, secretHash: hash) }
-            #expect(try await fixture.store.credential(secretHash: "default")?.scope == .read)
-            #expect(try await fixture.store.credential(secretHash: "triage")?.scope == .triage)
-            #expect(try await fixture.store.credential(secretHash: "admin")?.scope == .admin)
-            #expect(try await fixture.store.credential(secretHash: "key")?.scope == nil)
-            #expect(try await fixture.store.credential(secretHash: "key")?.createdBy == "local:alice")
-            let listed = try await fixture.store.credentials(kind: .read).map(\.scope)
+            for (hash, credential) in made { try await store.insertCredential(credential, secretHash: hash) }
+            #expect(try await store.credential(secretHash: "default")?.scope == .read)
+            #expect(try await store.credential(secretHash: "triage")?.scope == .triage)
+            #expect(try await store.credential(secretHash: "admin")?.scope == .admin)
+            #expect(try await store.credential(secretHash: "key")?.scope == nil)
+            #expect(try await store.credential(secretHash: "key")?.createdBy == "local:alice")
+            let listed = try await store.credentials(kind: .read).map(\.scope)
             #expect(Set(listed) == [.read, .triage, .admin])
         }
     }
@@ -140,12 +140,12 @@ struct CredentialStoreTests {
 
     @Test("a second credential with the same secret hash is refused", arguments: StoreBackend.allCases)
     func uniqueHashes(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await fixture.store.insertCredential(Self.key("key_1"), secretHash: "h")
+        try await backend.withFreshStore { store in
+            try await store.insertCredential(Self.key("key_1"), secretHash: "h")
             await #expect(throws: StoreError.self) {
-                try await fixture.store.insertCredential(Self.key("key_2"), secretHash: "h")
+                try await store.insertCredential(Self.key("key_2"), secretHash: "h")
             }
-            #expect(try await fixture.store.credentials(kind: .ingest).map(\.id) == ["key_1"])
+            #expect(try await store.credentials(kind: .ingest).map(\.id) == ["key_1"])
         }
     }
 }

@@ -1,7 +1,6 @@
+import DecodeWatchStore
 import Foundation
 import Testing
-
-import DecodeWatchStore
 
 /// ``withDeadline(_:isArmed:onExpiry:expired:doomed:_:)``, the guard every PostgreSQL lease, transaction and
 /// group commit runs under.
@@ -47,6 +46,7 @@ struct DeadlineTests {
             42
         }
         #expect(result == 42)
+        // The point: the deadline's time passes, and it still does not fire.
         try await Task.sleep(for: .milliseconds(500))
         #expect(expiries.value == 0)
     }
@@ -54,6 +54,7 @@ struct DeadlineTests {
     @Test("a disarmed deadline lets the operation run past it")
     func disarmed() async throws {
         let result = try await withDeadline(.milliseconds(50), isArmed: { false }, expired: { Expired() }) {
+            // The point: an operation that outlasts the disarmed deadline.
             try await Task.sleep(for: .milliseconds(300))
             return "done"
         }

@@ -59,8 +59,7 @@ struct EnvironmentFilterStoreTests {
         "a digest of one environment counts its failures, installs, decodes and hours only, and new means new there",
         arguments: StoreBackend.allCases)
     func digestOfOneEnvironment(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await Self.seed(fixture)
+        try await backend.withFreshDatabase(seed: Self.seed) { fixture in
             let now = date("2026-11-04T00:10:00Z")
             let staging = try await fixture.store.digest(for: Self.day, environment: "staging", now: now)
             #expect(staging.environment == "staging")

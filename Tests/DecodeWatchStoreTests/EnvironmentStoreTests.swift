@@ -29,8 +29,7 @@ struct EnvironmentStoreTests {
         "one group spans environments; a filter counts one environment's reports, installs, versions, rate and first and last seen",
         arguments: StoreBackend.allCases)
     func filter(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await sendThreeEnvironments(fixture)
+        try await backend.withFreshDatabase(seed: sendThreeEnvironments) { fixture in
             let all = try await fixture.store.fields(Self.day).fields
             #expect(all.count == 1)
             let field = try #require(all.first)
@@ -77,8 +76,7 @@ struct EnvironmentStoreTests {
         "the release check of one environment divides that environment's reports of the version by its decodes",
         arguments: StoreBackend.allCases)
     func releaseCheck(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await sendThreeEnvironments(fixture)
+        try await backend.withFreshDatabase(seed: sendThreeEnvironments) { fixture in
             let (since, until) = (Self.day.since, Self.day.until)
             let staging = try await fixture.store.versionCounts(
                 app: "com.example.shop", version: "5.3.0", environment: "staging", since: since, until: until)

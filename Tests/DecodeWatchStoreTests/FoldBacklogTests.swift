@@ -12,42 +12,39 @@ import Testing
 /// whose database is locked neither grows without limit nor holds requests until the lock goes.
 @Suite("The backlog of acknowledged batches is bounded")
 struct FoldBacklogTests {
-    @Test("while folds fail, a batch past the bound on waiting batches is refused at once and not logged")
-    func fullBacklogOfBatchesRefusesWhileFailing() async throws {
-        do {
-            let database = LockedDatabase()
-            defer { database.unlock() }
-            let (log, applier) = Self.applier(bounds: .init(batches: 1), fold: database.fold)
-            let (first, second) = (try AcknowledgedBatch.make(snippet: "{}"), try AcknowledgedBatch.make(snippet: "{}"))
-            #expect(try await applier.acknowledge([first]) == [.stored])
-            // The first fold has failed once a read is refused.
-            await #expect(throws: StoreError.self) { try await applier.settle() }
-            let error = await #expect(throws: StoreError.self) {
-                try await applier.acknowledge([second])
-            }
-            #expect(error?.code == .unavailable)
-            #expect(log.count == 1)
-        }
+    /// A bound on what waits for a fold, and the sample of the batch that reaches it.
+    struct FullBacklog: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let bounds: BatchFolder.Bounds
+        let firstSnippet: String
     }
 
-    @Test("while folds fail, a batch past the bound on waiting sample bytes is refused at once and not logged")
-    func fullBacklogOfSamplesRefusesWhileFailing() async throws {
-        do {
-            let database = LockedDatabase()
-            defer { database.unlock() }
-            let (log, applier) = Self.applier(bounds: .init(sampleBytes: 1000), fold: database.fold)
-            let (large, small) = (
-                try AcknowledgedBatch.make(snippet: String(repeating: "x", count: 1500)),
-                try AcknowledgedBatch.make(snippet: "{}")
-            )
-            #expect(try await applier.acknowledge([large]) == [.stored])
-            await #expect(throws: StoreError.self) { try await applier.settle() }
-            // A batch with a small sample is refused too: the samples already waiting fill the bound.
-            await #expect(throws: StoreError.self) {
-                try await applier.acknowledge([small])
-            }
-            #expect(log.count == 1)
+    static let fullBacklogs = [
+        FullBacklog(testDescription: "waiting batches", bounds: .init(batches: 1), firstSnippet: "{}"),
+        FullBacklog(
+            testDescription: "waiting sample bytes", bounds: .init(sampleBytes: 1000),
+            firstSnippet: String(repeating: "x", count: 1500)),
+    ]
+
+    @Test(
+        "while folds fail, a batch past a bound on what waits is refused at once and not logged",
+        arguments: fullBacklogs)
+    func fullBacklogRefusesWhileFailing(backlog: FullBacklog) async throws {
+        let database = LockedDatabase()
+        defer { database.unlock() }
+        let (log, applier) = Self.applier(bounds: backlog.bounds, fold: database.fold)
+        let (first, second) = (
+            try AcknowledgedBatch.make(snippet: backlog.firstSnippet), try AcknowledgedBatch.make(snippet: "{}")
+        )
+        #expect(try await applier.acknowledge([first]) == [.stored])
+        // The first fold has failed once a read is refused.
+        await #expect(throws: StoreError.self) { try await applier.settle() }
+        // A batch with a small sample is refused too: what already waits fills the bound.
+        let error = await #expect(throws: StoreError.self) {
+            try await applier.acknowledge([second])
         }
+        #expect(error?.code == .unavailable)
+        #expect(log.count == 1)
     }
 
     @Test("while folds succeed, a batch past the bound waits until a fold has made room")
@@ -55,6 +52,7 @@ struct FoldBacklogTests {
         do {
             let folded = Mutex(0)
             let (log, applier) = Self.applier(bounds: .init(batches: 1)) { batches in
+                // A slow fold: the second batch must wait for it.
                 try await Task.sleep(for: .milliseconds(300))
                 folded.withLock { $0 += batches.count }
             }

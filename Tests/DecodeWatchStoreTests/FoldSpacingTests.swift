@@ -30,7 +30,8 @@ struct FoldSpacingTests {
     func fullFoldCutsTheWaitShort() async throws {
         try await withApplier { applier, folded in
             let batches = try (0..<ScriptedLog.foldSize).map { _ in try AcknowledgedBatch.make() }
-            // One batch first: the writer then waits for more, until the rest make a full fold.
+            // One batch first: the writer then waits for more, until the rest make a full fold. It announces no
+            // start of its wait, so it is given the time to begin it.
             _ = try await applier.acknowledge([batches[0]])
             try await Task.sleep(for: .milliseconds(50))
             _ = try await applier.acknowledge(Array(batches.dropFirst()))

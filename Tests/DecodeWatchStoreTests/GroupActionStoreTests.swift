@@ -14,16 +14,17 @@ struct GroupActionStoreTests {
     func muteForPeriod(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
             try await fixture.send(2)
-            let group = try await fixture.group(path: Self.path)
-            let at = date("2026-11-21T10:00:00Z")
-            try await fixture.store.apply(.mute(.period(3600)), to: group, at: at, by: "local:test")
-            let during = try await fixture.store.actionStates(groups: [group], now: at.addingTimeInterval(1800))
+            let group = try await Self.decide(.mute(.period(3600)), in: fixture)
+            let during = try await fixture.store.actionStates(groups: [group], now: Self.decidedAt + 1800)
             #expect(during[group]?.isMuted == true)
-            #expect(during[group]?.mutedUntil == at.addingTimeInterval(3600))
-            let after = try await fixture.store.actionStates(groups: [group], now: at.addingTimeInterval(3601))
+            #expect(during[group]?.mutedUntil == Self.decidedAt + 3600)
+            let after = try await fixture.store.actionStates(groups: [group], now: Self.decidedAt + 3601)
             #expect(after[group]?.isMuted == false)
             let history = try await fixture.store.statusHistory(group: group)
-            #expect(history == [GroupStatusEvent(at: at, action: "mute", detail: "for 1h", actor: "local:test")])
+            #expect(
+                history == [
+                    GroupStatusEvent(at: Self.decidedAt, action: "mute", detail: "for 1h", actor: "local:test")
+                ])
         }
     }
 
@@ -31,15 +32,13 @@ struct GroupActionStoreTests {
     func muteForCount(backend: StoreBackend) async throws {
         try await backend.withFreshDatabase { fixture in
             try await fixture.send(5)
-            let group = try await fixture.group(path: Self.path)
-            let at = date("2026-11-21T10:00:00Z")
-            try await fixture.store.apply(.mute(.occurrences(3)), to: group, at: at, by: "local:test")
+            let group = try await Self.decide(.mute(.occurrences(3)), in: fixture)
             try await fixture.send(2, at: "2026-11-21T10:30:00Z")
-            let before = try await fixture.store.actionStates(groups: [group], now: at)
+            let before = try await fixture.store.actionStates(groups: [group], now: Self.decidedAt)
             #expect(before[group]?.isMuted == true)
             #expect(before[group]?.mutedFailuresLeft == 1)
             try await fixture.send(1, at: "2026-11-21T10:40:00Z")
-            let after = try await fixture.store.actionStates(groups: [group], now: at)
+            let after = try await fixture.store.actionStates(groups: [group], now: Self.decidedAt)
             #expect(after[group]?.isMuted == false)
             #expect(after[group]?.mutedFailuresLeft == 0)
         }
@@ -62,6 +61,17 @@ struct GroupActionStoreTests {
             #expect(try await store.groups(withIDPrefix: String(group.prefix(6)) + "_", limit: 10).isEmpty)
             #expect(try await store.groups(withIDPrefix: "g", limit: 10).isEmpty)
         }
+    }
+
+    /// When the tests decide about a group, unless they say otherwise.
+    static let decidedAt = date("2026-11-21T10:00:00Z")
+
+    /// Takes `action` at ``decidedAt``, as `local:test`, on the group of the failures at ``path``.
+    /// - Returns: the group id.
+    static func decide(_ action: GroupAction, in fixture: StoreFixture) async throws -> String {
+        let group = try await fixture.group(path: path)
+        try await fixture.store.apply(action, to: group, at: decidedAt, by: "local:test")
+        return group
     }
 
     /// Sends one failure at ``path`` and one at `$.other`.
@@ -130,13 +140,13 @@ struct GroupActionStoreTests {
 
     @Test("actions on an unknown group fail with notFound", arguments: StoreBackend.allCases)
     func unknownGroup(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        try await backend.withFreshStore { store in
             for action in [GroupAction.mute(.occurrences(1)), .unmute, .resolveInNextVersion] {
                 await #expect(throws: StoreError.self) {
-                    try await fixture.store.apply(action, to: "0123456789abcdef", at: Date(), by: "local:test")
+                    try await store.apply(action, to: "0123456789abcdef", at: Date(), by: "local:test")
                 }
             }
-            let stored = try await fixture.store.storedGroup("0123456789abcdef")
+            let stored = try await store.storedGroup("0123456789abcdef")
             #expect(stored == nil)
         }
     }

@@ -30,8 +30,7 @@ struct MinuteWindowStoreTests {
         "a window from :30 to 1:30 counts the reports inside it, with their installs, versions, expected and rate",
         arguments: StoreBackend.allCases)
     func midHourWindow(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await Self.seed(fixture)
+        try await backend.withFreshDatabase(seed: Self.seed) { fixture in
             let field = try #require(try await fixture.store.fields(Self.window(30, 90)).fields.first)
             #expect(field.count == 6)
             #expect(field.installs == 2)
@@ -45,8 +44,7 @@ struct MinuteWindowStoreTests {
         "edges are exact to the minute: since is included, until excluded, gaps count nothing",
         arguments: StoreBackend.allCases)
     func edges(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await Self.seed(fixture)
+        try await backend.withFreshDatabase(seed: Self.seed) { (fixture: StoreFixture) async throws in
             func count(_ from: Int, _ to: Int) async throws -> Int {
                 try await fixture.store.fields(Self.window(from, to)).fields.first?.count ?? 0
             }
@@ -115,8 +113,7 @@ struct MinuteWindowStoreTests {
         "retention drops per-minute counts past their horizon and keeps the hourly ones",
         arguments: StoreBackend.allCases)
     func minuteRetention(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            try await Self.seed(fixture)
+        try await backend.withFreshDatabase(seed: Self.seed) { fixture in
             // Minutes before 1:00 go; hours stay (the hourly horizon is far back).
             while try await fixture.store.deleteExpired(
                 before: .distantPast, minutesBefore: Self.at(60), limit: 2) > 0

@@ -14,11 +14,7 @@ struct ReplicaPresenceTests {
         "a running replica's logged batches are not claimed by another, even past the orphan age; once it stops they are, each once"
     )
     func runningReplicaKeepsItsBatches() async throws {
-        try await StoreBackend.postgres.withFreshDatabase { fixture in
-            guard case .postgres(_, let admin) = fixture.database else { return }
-            let (_, pool) = try fixture.database.open()
-            let first = try #require(pool)
-            let running = Task { try await first.run() }
+        try await Self.withFirstReplica { fixture, admin, first, running in
             let batches = try [AcknowledgedBatch.make(count: 2, path: "title"), AcknowledgedBatch.make(count: 5)]
             #expect(try await first.openBatchLog().append(batches).allSatisfy { $0 != nil })
             #expect(try await Self.batchesOfRunningReplicas(admin, expected: 2) == 2)
@@ -46,12 +42,7 @@ struct ReplicaPresenceTests {
         "an append that fails may have committed all the same, so the replica gives up its key: what it logged before is claimed by another, what it logs after is kept"
     )
     func failedAppendLeavesEarlierBatchesToOthers() async throws {
-        try await StoreBackend.postgres.withFreshDatabase { fixture in
-            guard case .postgres(_, let admin) = fixture.database else { return }
-            let (_, pool) = try fixture.database.open()
-            let first = try #require(pool)
-            let running = Task { try await first.run() }
-            defer { running.cancel() }
+        try await Self.withFirstReplica { fixture, admin, first, _ in
             let log = try first.openBatchLog()
             // Logged, and held by no folder: as a batch whose append committed after its answer was lost.
             #expect(try await log.append([AcknowledgedBatch.make(count: 2)]).allSatisfy { $0 != nil })
@@ -77,6 +68,21 @@ struct ReplicaPresenceTests {
             #expect(try await other.foldOrphans(pipeline: IngestPipeline(), atStart: false) == 1)
             let window = FieldsQuery(since: date("2026-11-21T00:00:00Z"), until: date("2026-11-22T00:00:00Z"))
             #expect(try await fixture.store.fields(window).fields.map(\.count) == [2])
+        }
+    }
+
+    /// Runs `body` on a fresh PostgreSQL database with the fixture's store and a first replica's, whose pool runs
+    /// until `body` ends; `body` also gets the admin connection, to look at the log and the locks.
+    private static func withFirstReplica(
+        _ body: (StoreFixture, PostgresConnection, PostgresReportStore, Task<Void, any Error>) async throws -> Void
+    ) async throws {
+        try await StoreBackend.postgres.withFreshDatabase { fixture in
+            guard case .postgres(_, let admin) = fixture.database else { return }
+            let (_, pool) = try fixture.database.open()
+            let first = try #require(pool)
+            let running = Task { try await first.run() }
+            defer { running.cancel() }
+            try await body(fixture, admin, first, running)
         }
     }
 

@@ -9,8 +9,7 @@ struct SessionStoreTests {
         "a session answers its token until it expires, is deleted, or its token is revoked; expired ones are dropped",
         arguments: StoreBackend.allCases)
     func lifecycle(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
-            let store = fixture.store
+        try await backend.withFreshStore { store in
             let now = Date()
             let token = Credential(
                 kind: .read, app: nil, name: "laptop", createdAt: now, createdBy: nil)
@@ -38,16 +37,16 @@ struct SessionStoreTests {
         "a session knows its token's scope, so the dashboard offers only what the token may do",
         arguments: StoreBackend.allCases)
     func scope(backend: StoreBackend) async throws {
-        try await backend.withFreshDatabase { fixture in
+        try await backend.withFreshStore { store in
             let now = Date()
             for scope in TokenScope.allCases {
                 let token = Credential(
                     kind: .read, app: nil, name: scope.rawValue, scope: scope, createdAt: now, createdBy: nil)
-                try await fixture.store.insertCredential(token, secretHash: CredentialSecret.hash(token.id))
+                try await store.insertCredential(token, secretHash: CredentialSecret.hash(token.id))
                 let session = CredentialSecret.hash("session-\(scope)")
-                try await fixture.store.insertSession(
+                try await store.insertSession(
                     secretHash: session, credentialID: token.id, at: now, expiresAt: now.addingTimeInterval(3600))
-                #expect(try await fixture.store.sessionCredential(secretHash: session, now: now)?.scope == scope)
+                #expect(try await store.sessionCredential(secretHash: session, now: now)?.scope == scope)
             }
         }
     }

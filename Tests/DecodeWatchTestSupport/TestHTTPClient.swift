@@ -7,14 +7,32 @@ import Foundation
 
 /// The one way tests talk HTTP to a collector: post batches and read answers.
 public struct TestHTTPClient: Sendable {
-    public let baseURL: URL
-    /// A session of the test's own: a pooled connection to an earlier test server on a recycled port must never be
-    /// reused.
-    public let session: URLSession
+    /// Sends one request, built by the client's methods, and returns what came back.
+    public typealias Transport =
+        @Sendable (
+            _ method: String, _ path: String, _ body: Data?, _ headers: [String: String]
+        ) async throws -> HTTPAnswer
 
+    private let transport: Transport
+
+    /// A client whose requests go through `transport`, such as a collector's router in memory.
+    public init(transport: @escaping Transport) {
+        self.transport = transport
+    }
+
+    /// A collector at `baseURL`, reached with `session`: a session of the test's own, since a pooled connection to
+    /// an earlier test server on a recycled port must never be reused.
     public init(baseURL: URL, session: URLSession) {
-        self.baseURL = baseURL
-        self.session = session
+        self.init { method, path, body, headers in
+            var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
+            request.httpMethod = method
+            request.httpBody = body
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            let (data, response) = try await session.data(for: request)
+            let http = response as! HTTPURLResponse
+            return HTTPAnswer(
+                status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
+        }
     }
 
     /// A collector on a loopback port.
@@ -26,14 +44,7 @@ public struct TestHTTPClient: Sendable {
     public func send(
         _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> HTTPAnswer {
-        var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        return HTTPAnswer(
-            status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], body: data)
+        try await transport(method, path, body, headers)
     }
 
     /// `GET` of a path with its query, with a bearer token when given.

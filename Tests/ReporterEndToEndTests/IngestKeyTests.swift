@@ -74,6 +74,7 @@ import Testing
         #expect(requests.dropFirst().map(\.batch?.batchID) == spooled)
         #expect(await reporter.spooledBatchIDs().isEmpty)
         #expect(reporter.statistics.sentBatches == 2)
+        // The point: a while passes and nothing more arrives.
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(receiver.requests.count == 3)
     }

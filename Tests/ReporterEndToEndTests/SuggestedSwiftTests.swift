@@ -99,9 +99,7 @@ struct SuggestedSwiftTests {
     @Test("an Int sent as a string: Either<Int, String> decodes it, and the comment's reading gives the number")
     func stringForInt() throws {
         let json = #"{"likes":"12"}"#
-        let suggestion = try Self.suggestion(Before.Post.self, json)
-        #expect(suggestion.remedy == .either)
-        #expect(suggestion.swift == (try Self.compiled("likes")))
+        try Self.expectSuggestion(Before.Post.self, json, remedy: .either, swift: "likes")
         let likes = try JSONDecoder().decode(Fixed.Post.self, from: Data(json.utf8)).likes
         #expect(likes.left ?? likes.right.flatMap { Int($0) } == 12)
     }
@@ -109,19 +107,16 @@ struct SuggestedSwiftTests {
     @Test("a value a plain enum does not know: the SafeEnum with the new case decodes it as that case")
     func newEnumCase() throws {
         let json = #"{"state":"merged"}"#
-        let suggestion = try Self.suggestion(Before.Issue.self, json)
-        #expect(suggestion.remedy == .safeEnum)
-        #expect(suggestion.swift == (try Self.compiled("state")))
+        try Self.expectSuggestion(Before.Issue.self, json, remedy: .safeEnum, swift: "state")
         #expect(try JSONDecoder().decode(Fixed.Issue.self, from: Data(json.utf8)).state == .merged)
     }
 
     @Test("a missing key the spec requires: Maybe keeps the object and the error, and the backend gets a report")
     func missingRequiredKey() throws {
         let json = #"{"id":7}"#
-        let suggestion = try Self.suggestion(
-            Before.Article.self, json, contract: try Self.articles(titleRequired: true))
-        #expect(suggestion.remedy == .maybe)
-        #expect(suggestion.swift == (try Self.compiled("title-required")))
+        let suggestion = try Self.expectSuggestion(
+            Before.Article.self, json, contract: try Self.articles(titleRequired: true), remedy: .maybe,
+            swift: "title-required")
         #expect(suggestion.backendReport?.contains("| Spec says | required · string |") == true)
         let article = try JSONDecoder().decode(Fixed.ArticleKeepingTheError.self, from: Data(json.utf8))
         #expect(article.id == 7)
@@ -135,10 +130,9 @@ struct SuggestedSwiftTests {
     @Test("a missing key the spec makes optional: an optional decodes it as nil, and the backend gets no report")
     func missingOptionalKey() throws {
         let json = #"{"id":7}"#
-        let suggestion = try Self.suggestion(
-            Before.Article.self, json, contract: try Self.articles(titleRequired: false))
-        #expect(suggestion.remedy == .optional)
-        #expect(suggestion.swift == (try Self.compiled("title-optional")))
+        let suggestion = try Self.expectSuggestion(
+            Before.Article.self, json, contract: try Self.articles(titleRequired: false), remedy: .optional,
+            swift: "title-optional")
         #expect(suggestion.backendReport == nil)
         let article = try JSONDecoder().decode(Fixed.ArticleWithOptionalTitle.self, from: Data(json.utf8))
         #expect(article.id == 7 && article.title == nil)
@@ -148,9 +142,7 @@ struct SuggestedSwiftTests {
     func dateFormat() throws {
         // Not `.iso8601` as the model before: Apple's refuses fractional seconds, but Linux's takes and drops them.
         let json = #"{"created_at":"2026-11-21T10:00:00.125Z"}"#
-        let suggestion = try Self.suggestion(Before.Event.self, json)
-        #expect(suggestion.remedy == .dateStrategy)
-        #expect(suggestion.swift == (try Self.compiled("created-at")))
+        try Self.expectSuggestion(Before.Event.self, json, remedy: .dateStrategy, swift: "created-at")
         let event = try Fixed.eventDecoder().decode(Before.Event.self, from: Data(json.utf8))
         #expect(abs(event.created_at.timeIntervalSince1970 - 1_795_255_200.125) < 0.001)
     }
@@ -158,13 +150,23 @@ struct SuggestedSwiftTests {
     @Test("one bad element of an array: SafeArray keeps the others")
     func badArrayElement() throws {
         let json = #"{"tags":["a",7,"c"]}"#
-        let suggestion = try Self.suggestion(Before.Feed.self, json)
-        #expect(suggestion.remedy == .safeArray)
-        #expect(suggestion.swift == (try Self.compiled("tags")))
+        try Self.expectSuggestion(Before.Feed.self, json, remedy: .safeArray, swift: "tags")
         #expect(try JSONDecoder().decode(Fixed.Feed.self, from: Data(json.utf8)).tags == ["a", "c"])
     }
 
     /// The suggestion for the report the SDK makes when `model` fails to decode `json`, judged against `contract`.
+    /// ``suggestion(_:_:contract:)``, expected to be `remedy` with the Swift between the `name` marks of this file.
+    @discardableResult
+    static func expectSuggestion<Model: Decodable>(
+        _ model: Model.Type, _ json: String, contract: ContractSpec? = nil, remedy: SuggestionRemedy,
+        swift name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Suggestion {
+        let suggestion = try suggestion(model, json, contract: contract)
+        #expect(suggestion.remedy == remedy, sourceLocation: sourceLocation)
+        #expect(suggestion.swift == (try compiled(name)), sourceLocation: sourceLocation)
+        return suggestion
+    }
+
     static func suggestion<Model: Decodable>(
         _ model: Model.Type, _ json: String, contract: ContractSpec? = nil
     ) throws -> Suggestion {

@@ -56,11 +56,8 @@ import Testing
         configured.record(failure())
         await configured.flush()
         let requests = try await receiver.waitForRequests(2)
-        let sent = try requests.map {
-            try JSONSerialization.jsonObject(with: try Zlib.decompress($0.body)) as? [String: Any]
-        }
         // Tests build in the debug configuration.
-        #expect(sent.map { $0?["environment"] as? String } == ["debug", "testflight"])
+        #expect(requests.map { $0.batch?.environment } == ["debug", "testflight"])
     }
 
     @Test("no Authorization header is sent without an ingest key, and an empty buffer sends nothing")

@@ -24,6 +24,11 @@ enum Batches {
         return report
     }
 
+    /// A batch of one default ``report(endpoint:path:kind:expected:count:occurredAt:snippet:)``, as JSON bytes.
+    static func oneReportJSON() throws -> Data {
+        try JSONSerialization.data(withJSONObject: batch(reports: [report()]))
+    }
+
     static func batch(
         id: String = UUID().uuidString, app: String = "com.example.shop", version: String? = "5.2.0",
         install: String? = "install-1", decodes: [[String: Any]]? = nil, environment: String? = nil,

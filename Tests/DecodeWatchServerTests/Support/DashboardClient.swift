@@ -1,5 +1,6 @@
 import DecodeWatchTestSupport
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -27,6 +28,15 @@ final class DashboardClient: NSObject, URLSessionTaskDelegate, @unchecked Sendab
 
     /// Keeps a cookie as if a page had set it: a copied cookie replayed from elsewhere.
     func setCookie(_ name: String, _ value: String) { lock.withLock { jar[name] = value } }
+
+    /// Expects the list asked with `query` refused with 400, its page saying `problem`.
+    func expectListRefused(
+        _ query: String, saying problem: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let answer = try await send("GET", "/?" + query)
+        #expect(answer.status == 400, sourceLocation: sourceLocation)
+        #expect(answer.text.contains(problem), "\(answer.text)", sourceLocation: sourceLocation)
+    }
 
     /// Sends a request with the kept cookies, keeps the cookies it sets, and returns the answer.
     func send(_ method: String, _ path: String, form: [String: String]? = nil, headers: [String: String] = [:])

@@ -5,25 +5,36 @@ import DecodeWatchStoreSQLite
 @_exported import DecodeWatchTestSupport
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Logging
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// A real collector on a free loopback port with a fresh SQLite file, for one test.
+/// A real collector with a fresh SQLite file, for one test: on a free loopback port, or reached through its router.
 struct TestCollector {
-    let baseURL: URL
-    /// A session of its own: a pooled connection to an earlier test server on a recycled port
-    /// must never be reused.
-    let session: URLSession
+    /// How a test reaches the collector.
+    enum Reach: Sendable {
+        /// A socket on a free loopback port: for what happens on the wire, and for clients that need an address.
+        case socket
+        /// Each request handed to the application's router in memory (HummingbirdTesting's `.router`): for tests of
+        /// requests and answers alone.
+        case router
+    }
+
+    /// The HTTP client for this collector.
+    let client: TestHTTPClient
+    /// Where the collector listens; `nil` when it is reached through its router.
+    let address: URL?
     let store: SQLiteReportStore
     let databasePath: String
 
     /// Runs `body` against a running collector, then shuts it down and deletes its database.
     static func run<T: Sendable>(
         _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
-        busyTimeout: TimeInterval = 10,
+        busyTimeout: TimeInterval = 10, reach: Reach = .socket,
         _ body: @Sendable (TestCollector) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decodewatch-\(UUID().uuidString)")
@@ -39,6 +50,13 @@ struct TestCollector {
         let app = buildApplication(
             configuration: configuration, store: store, logger: logger,
             onServerRunning: { port in portContinuation.yield(port) })
+        if reach == .router {
+            return try await app.test(.router) { client in
+                try await body(
+                    TestCollector(
+                        client: TestHTTPClient(router: client), address: nil, store: store, databasePath: path))
+            }
+        }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // A server that cannot start ends the port stream, so the test fails instead of waiting.
@@ -50,10 +68,14 @@ struct TestCollector {
                 try await group.next()  // rethrows why the server did not start
                 throw TestFailure("The collector stopped before listening.")
             }
+            // A session of its own: a pooled connection to an earlier test server on a recycled port must never be
+            // reused.
             let session = URLSession(configuration: .ephemeral)
             defer { session.invalidateAndCancel() }
+            let address = URL(string: "http://127.0.0.1:\(port)")!
             let collector = TestCollector(
-                baseURL: URL(string: "http://127.0.0.1:\(port)")!, session: session, store: store, databasePath: path)
+                client: TestHTTPClient(baseURL: address, session: session), address: address, store: store,
+                databasePath: path)
             do {
                 let result = try await body(collector)
                 group.cancelAll()
@@ -65,14 +87,29 @@ struct TestCollector {
         }
     }
 
-    /// The HTTP client for this collector.
-    var client: TestHTTPClient { TestHTTPClient(baseURL: baseURL, session: session) }
+    /// ``run(_:busyTimeout:_:)`` with `seed` storing what the test starts from before `body` runs, for suites whose
+    /// tests share their stored batches.
+    static func run<T: Sendable>(
+        reach: Reach = .socket, seed: @Sendable (TestCollector) async throws -> Void,
+        _ body: @Sendable (TestCollector) async throws -> T
+    ) async throws -> T {
+        try await run(reach: reach) { collector in
+            try await seed(collector)
+            return try await body(collector)
+        }
+    }
 
     /// Sends a raw request and returns the status, headers and body.
     func send(
         _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> HTTPAnswer {
         try await client.send(method, path, body: body, headers: headers)
+    }
+
+    /// Where the collector listens, for a client of its own; only a collector on a socket has one.
+    var baseURL: URL {
+        guard let address else { preconditionFailure("A collector reached through its router has no address.") }
+        return address
     }
 
     /// The port the collector listens on.
@@ -100,6 +137,21 @@ struct TestCollector {
     /// Posts a batch built from a dictionary.
     func ingest(_ batch: [String: Any], encoding: String? = "deflate", key: String? = nil) async throws -> HTTPAnswer {
         try await client.post(batch: batch, encoding: encoding, key: key)
+    }
+
+    /// Posts a batch of one report, expects it acknowledged, and returns the id of the report's group.
+    /// - Parameter token: the read token `/v1/fields` needs once one exists.
+    func ingestOneGroup(token: String? = nil) async throws -> String {
+        let answer = try await ingest(Batches.batch(reports: [Batches.report()]))
+        #expect(answer.status == 202, "\(answer.text)")
+        return try #require(try await fields(token: token).fields.first?.group)
+    }
+
+    /// Posts a decision about a group (`/v1/groups/{group}/…`), expects 200, and returns the group's answer.
+    func decide(_ path: String) async throws -> GroupAnswer {
+        let answer = try await send("POST", path)
+        #expect(answer.status == 200, "\(answer.text)")
+        return try answer.decoded()
     }
 
     /// Reads `/v1/fields` with the given query string, with a read token when given.

@@ -40,6 +40,22 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         await database.drop()
         return try outcome.get()
     }
+
+    /// ``withFreshDatabase(mode:prepare:_:)`` for a test that needs only the store.
+    func withFreshStore<T: Sendable>(_ body: (any CollectorStore) async throws -> T) async throws -> T {
+        try await withFreshDatabase { fixture in try await body(fixture.store) }
+    }
+
+    /// ``withFreshDatabase(mode:prepare:_:)`` with `seed` storing what `body` starts from, for suites whose tests
+    /// share their stored reports.
+    func withFreshDatabase<T: Sendable>(
+        seed: (StoreFixture) async throws -> Void, _ body: (StoreFixture) async throws -> T
+    ) async throws -> T {
+        try await withFreshDatabase { fixture in
+            try await seed(fixture)
+            return try await body(fixture)
+        }
+    }
 }
 
 /// Which sink a test's batches go to: ``DirectBatchSink``, which writes each batch's rollups before it returns, or the
