@@ -10,7 +10,10 @@ import ServiceLifecycle
 ///
 /// glibc's malloc keeps what is freed in its arenas (one per thread that allocated, up to eight per core) for the
 /// next allocation: after a soak the collector stayed idle at several times its size at start, nearly all of it
-/// free memory held by malloc (BENCHMARKS.md, "Current figures", memory). `malloc_trim(0)` hands every free page of every arena back. It
+/// free memory held by malloc (BENCHMARKS.md, "Current figures", memory). `malloc_trim(0)` hands back the free pages
+/// inside every arena's heaps and the main arena's free top, but not the free top of a thread's arena, which glibc
+/// shrinks only past its trim threshold (raised as large blocks are freed): what stays resident after a soak is
+/// mostly those tops and pages that still hold a few live blocks (BENCHMARKS.md, "glibc's malloc after a soak"). It
 /// walks the heaps, so it runs only once ingest has been quiet for a second, again after ``secondTrim`` (for what
 /// the background folding of acknowledged batches freed meanwhile), and then every ``laterTrims`` while quiet.
 ///
