@@ -85,13 +85,14 @@ final class PostgresBatchLog: BatchLog {
     /// Marks the batches folded and writes the rollups of those it marked, in one transaction.
     func fold(_ batches: [LoggedBatch]) async throws -> Bool {
         guard let store, !batches.isEmpty else { return store != nil }
-        let prepared = try store.writeStep(batches.map(\.batch))
-        let step = SQLStep<WrittenBatches>.run(Self.markFolded(batches.map(\.seq))) { rows in
-            let claimed = Set(try rows.map { try $0.integer("seq") })
-            guard claimed.count < batches.count else { return prepared }
-            return try store.writeStep(batches.filter { claimed.contains($0.seq) }.map(\.batch))
+        let prepared = store.prepareWrite(batches.map(\.batch))
+        let mark = Self.markFolded(batches.map(\.seq))
+        let written = try await store.perform(access: .write) { tx in
+            let claimed = Set(try tx.run(mark).map { try $0.integer("seq") })
+            guard claimed.count < batches.count else { return try prepared.run(in: tx) }
+            return try store.prepareWrite(batches.filter { claimed.contains($0.seq) }.map(\.batch)).run(in: tx)
         }
-        store.didCommit(try await store.perform(step, access: .write))
+        store.didCommit(written)
         return true
     }
 
@@ -128,8 +129,9 @@ final class PostgresBatchLog: BatchLog {
         _ = try await store.performAlone(cleanup, access: .write) { $0.count }
         var total = 0
         while true {
-            let step = SQLStep<(WrittenBatches?, Int)>.run(claim) { rows in
-                guard !rows.isEmpty else { return .done((nil, 0)) }
+            let (written, count) = try await store.perform(access: .write) { tx -> (WrittenBatches?, Int) in
+                let rows = try tx.run(claim)
+                guard !rows.isEmpty else { return (nil, 0) }
                 var folded: [BatchAggregate] = []
                 for row in rows {
                     let source = BatchSource(
@@ -147,12 +149,9 @@ final class PostgresBatchLog: BatchLog {
                             ])
                     }
                 }
-                let seqs = try rows.map { try $0.integer("seq") }
-                return .run(Self.markFolded(seqs)) { [folded] _ in
-                    try store.writeStep(folded).then { .done(($0, rows.count)) }
-                }
+                _ = try tx.run(Self.markFolded(try rows.map { try $0.integer("seq") }))
+                return (try store.prepareWrite(folded).run(in: tx), rows.count)
             }
-            let (written, count) = try await store.perform(step, access: .write)
             if let written { store.didCommit(written) }
             total += count
             guard count == limit else { return total }

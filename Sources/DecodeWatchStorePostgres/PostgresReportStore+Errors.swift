@@ -49,5 +49,6 @@ extension PostgresReportStore {
     }
 }
 
-/// A pooled connection was closed before the transaction began on it.
+/// A pooled connection was closed before the transaction began on it, or while an operation waited for an answer
+/// on it.
 struct ClosedConnectionError: Error {}

@@ -2,6 +2,8 @@ import DecodeWatchCore
 import DecodeWatchStore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -13,6 +15,8 @@ import Synchronization
 /// stay exact and never deadlock; reads run in one `REPEATABLE READ, READ ONLY` snapshot. Connections
 /// come from a `PostgresClient` pool, which only works while ``run()`` runs: add the store to the
 /// `ServiceGroup` (or run it in a task around short work) and graceful shutdown closes the pool.
+/// Operations are synchronous (``SQLTransaction``): each runs on a thread of the store's own pool, one per pooled
+/// connection, and waits there for each statement's answer, never on a task's or an event loop's thread.
 /// The schema is migrated on first use, under an advisory lock so that replicas starting together
 /// wait for one another.
 public final class PostgresReportStore: SQLStore, Service {
@@ -23,6 +27,9 @@ public final class PostgresReportStore: SQLStore, Service {
     /// The logger PostgresNIO gets, at `info` or above: its trace output describes connection set-up in detail.
     private let driverLogger: Logger
     private let migrations = MigrationGate()
+    /// The threads operations run on (``perform(access:_:)``), one per connection the pool may hand out, which
+    /// each run at most one operation at a time; started and stopped by ``run()``.
+    private let threads: NIOThreadPool
     /// Tells other replicas that this one is running, so that they leave the batches it logged to it.
     let presence: ReplicaPresence
 
@@ -52,6 +59,7 @@ public final class PostgresReportStore: SQLStore, Service {
         client.options.connectTimeout = configuration.connectTimeout
         client.options.additionalStartupParameters = configuration.startupParameters + configuration.sessionLimits
         self.client = PostgresClient(configuration: client, backgroundLogger: driverLogger)
+        threads = NIOThreadPool(numberOfThreads: max(configuration.poolSize, 1))
         presence = ReplicaPresence(logger: logger) { [driverLogger] in
             do {
                 return try await Self.connect(configuration, probed: true, logger: driverLogger)
@@ -61,10 +69,16 @@ public final class PostgresReportStore: SQLStore, Service {
         }
     }
 
-    /// Runs the connection pool until the task is cancelled or the service group shuts down gracefully.
+    /// Runs the connection pool, and the threads operations run on, until the task is cancelled or the service
+    /// group shuts down gracefully.
+    ///
+    /// The threads stop last, once the operations they run have ended: the pool closed their connections, which
+    /// fails what they wait for.
     public func run() async throws {
+        threads.start()
         await client.run()
         await presence.end()
+        try await threads.shutdownGracefully()
     }
 
     package let logState: BatchLogState
@@ -78,23 +92,31 @@ public final class PostgresReportStore: SQLStore, Service {
         try openBatchLog()
     }
 
-    package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+    /// Runs `body` on a thread of the store's (``run()``) in a transaction on a pooled connection, within the
+    /// deadline of `access`: a thread hop per operation, and per statement a wait on that thread for the answer from
+    /// the connection's event loop.
+    package func perform<Result: Sendable>(
+        access: SQLAccess, _ body: @escaping @Sendable (any SQLTransaction) throws -> Result
+    ) async throws -> Result {
         try await onConnection(access: access) { connection in
             try await Self.transaction(on: connection, access: access, logger: self.driverLogger) {
-                try await step.interpret { try await Self.records($0, on: connection, logger: self.driverLogger) }
+                try await self.threads.runIfActive {
+                    try body(PostgresTransaction(connection: connection, logger: self.driverLogger))
+                }
             }
         }
     }
 
     /// Runs one statement outside a transaction block, where PostgreSQL makes it a transaction of its own, committed
-    /// (durably) before it answers: the round trips for `BEGIN` and `COMMIT` that ``perform(_:access:)`` makes are
+    /// (durably) before it answers: the round trips for `BEGIN` and `COMMIT` that ``perform(access:_:)`` makes are
     /// saved, two of the three a batch log append used to wait for.
     func performAlone<Result: Sendable>(
         _ statement: SQLStatement, access: SQLAccess, read: @escaping @Sendable ([SQLRecord]) throws -> Result
     ) async throws -> Result {
         try await onConnection(access: access) { connection in
             guard !connection.isClosed else { throw ClosedConnectionError() }
-            return try read(try await Self.records([statement], on: connection, logger: self.driverLogger)[0])
+            let answer = try Self.send(statement, on: connection, logger: self.driverLogger)
+            return try read(try Self.records(of: try await answer.get()))
         }
     }
 
@@ -232,39 +254,30 @@ public final class PostgresReportStore: SQLStore, Service {
         }
     }
 
-    /// Runs statements in order and reads the rows of each into backend-neutral records.
-    ///
-    /// Each is queued on the connection before the first is answered, so the next starts on the connection's event
-    /// loop as soon as the one before it ends, instead of once this task runs again: under load that wait was most
-    /// of a fold's time. When one fails, PostgreSQL refuses the rest of the transaction, and the first error is
-    /// thrown.
-    private static func records(_ statements: [SQLStatement], on connection: PostgresConnection, logger: Logger)
-        async throws -> [[SQLRecord]]
+    /// Queues a statement on the connection without waiting for the ones before it to be answered, so that
+    /// statements sent together start on the connection's event loop as soon as the one before ends, instead of
+    /// once their caller runs again: under load that wait was most of a fold's time.
+    /// - Returns: the statement's answer.
+    fileprivate static func send(_ statement: SQLStatement, on connection: PostgresConnection, logger: Logger)
+        throws -> EventLoopFuture<PostgresQueryResult>
     {
-        let results = try statements.map { statement -> EventLoopFuture<PostgresQueryResult> in
-            var bindings = PostgresBindings(capacity: statement.arguments.count)
-            for argument in statement.arguments {
-                switch argument {
-                case .null: bindings.appendNull()
-                case .integer(let integer): bindings.append(integer)
-                case .text(let text): bindings.append(text)
-                case .blob(let data): try bindings.append(data)
-                }
+        var bindings = PostgresBindings(capacity: statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(integer)
+            case .text(let text): bindings.append(text)
+            case .blob(let data): try bindings.append(data)
             }
-            return connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
         }
-        var records: [[SQLRecord]] = []
-        records.reserveCapacity(results.count)
-        for result in results {
-            let rows = try await result.get()
-            guard let first = rows.first else {
-                records.append([])
-                continue
-            }
-            let columns = Dictionary(uniqueKeysWithValues: first.enumerated().map { ($1.columnName, $0) })
-            records.append(try rows.map { SQLRecord(columns: columns, values: try $0.map(Self.value)) })
-        }
-        return records
+        return connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
+    }
+
+    /// A statement's rows as backend-neutral records.
+    fileprivate static func records(of rows: PostgresQueryResult) throws -> [SQLRecord] {
+        guard let first = rows.first else { return [] }
+        let columns = Dictionary(uniqueKeysWithValues: first.enumerated().map { ($1.columnName, $0) })
+        return try rows.map { SQLRecord(columns: columns, values: try $0.map(Self.value)) }
     }
 
     /// A cell as a backend-neutral value; the schema only holds `BIGINT`, `TEXT` and `BYTEA`.
@@ -276,6 +289,45 @@ public final class PostgresReportStore: SQLStore, Service {
         case .bytea: return .blob(try cell.decode(Data.self))
         default: throw StoreError.unexpectedValue(cell.columnName)
         }
+    }
+}
+
+/// A transaction of ``PostgresReportStore`` on its pooled connection, used on a thread of the store's pool: each
+/// statement is sent to the connection's event loop and the thread waits for its answer.
+private struct PostgresTransaction: SQLTransaction {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func run(_ statement: SQLStatement) throws -> [SQLRecord] {
+        try PostgresReportStore.records(
+            of: try wait(for: try PostgresReportStore.send(statement, on: connection, logger: logger)))
+    }
+
+    /// Sends every statement before waiting for the first answer (``PostgresReportStore/send(_:on:logger:)``).
+    func run(_ statements: [SQLStatement]) throws -> [[SQLRecord]] {
+        let sent = try statements.map { try PostgresReportStore.send($0, on: connection, logger: logger) }
+        return try sent.map { try PostgresReportStore.records(of: try wait(for: $0)) }
+    }
+
+    /// Blocks this thread until the connection answers a statement. It gives up once the connection is closed
+    /// (at a deadline, or by the server), checking every ``doomCheckInterval``: a close usually fails what is in
+    /// flight, but a statement written to a connection as it closes may never be answered.
+    private func wait(for answer: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+        let answered = ConditionLock(value: false)
+        let result = NIOLockedValueBox<Result<PostgresQueryResult, any Error>?>(nil)
+        answer.whenComplete { answer in
+            answered.lock()
+            result.withLockedValue { $0 = answer }
+            answered.unlock(withValue: true)
+        }
+        let interval = doomCheckInterval.components
+        let seconds = Double(interval.seconds) + Double(interval.attoseconds) / 1e18
+        while !answered.lock(whenValue: true, timeoutSeconds: seconds) {
+            guard !connection.isClosed else { throw ClosedConnectionError() }
+        }
+        answered.unlock()
+        guard let answer = result.withLockedValue({ $0 }) else { throw ClosedConnectionError() }
+        return try answer.get()
     }
 }
 

@@ -63,11 +63,12 @@ public final class SQLiteReportStore: SQLStore {
         }
     }
 
-    package func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result {
+    /// Runs `body` synchronously inside GRDB's transaction closure, on the writer or a reader.
+    package func perform<Result: Sendable>(
+        access: SQLAccess, _ body: @escaping @Sendable (any SQLTransaction) throws -> Result
+    ) async throws -> Result {
         if access == .read { try await settle() }
-        @Sendable func run(_ db: Database) throws -> Result {
-            try step.interpret { statements in try statements.map { try Self.records($0, in: db) } }
-        }
+        @Sendable func run(_ db: Database) throws -> Result { try body(SQLiteTransaction(db: db)) }
         do {
             switch access {
             case .read, .lookup: return try await pool.read(run)
@@ -105,7 +106,7 @@ public final class SQLiteReportStore: SQLStore {
     /// GRDB prepares (and for ``SQLStatement/isReused`` keeps) the statement; binding and stepping go straight
     /// through SQLite's C interface, which cost a tenth of ingest's CPU through `StatementArguments` and a
     /// row cursor, and each column is read straight from SQLite.
-    private static func records(_ statement: SQLStatement, in db: Database) throws -> [SQLRecord] {
+    fileprivate static func records(_ statement: SQLStatement, in db: Database) throws -> [SQLRecord] {
         let prepared =
             statement.isReused ? try db.cachedStatement(sql: statement.sql) : try db.makeStatement(sql: statement.sql)
         let sqlite = prepared.sqliteStatement
@@ -192,5 +193,19 @@ public final class SQLiteReportStore: SQLStore {
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
+    }
+}
+
+/// A transaction of ``SQLiteReportStore``: GRDB's database inside its transaction closure, each statement run as
+/// it is asked for.
+private struct SQLiteTransaction: SQLTransaction {
+    let db: Database
+
+    func run(_ statement: SQLStatement) throws -> [SQLRecord] {
+        try SQLiteReportStore.records(statement, in: db)
+    }
+
+    func run(_ statements: [SQLStatement]) throws -> [[SQLRecord]] {
+        try statements.map { try SQLiteReportStore.records($0, in: db) }
     }
 }

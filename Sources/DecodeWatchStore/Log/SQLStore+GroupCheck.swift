@@ -27,19 +27,18 @@ extension SQLStore {
             SELECT group_id, app_id, endpoint, path, kind FROM groups
             WHERE group_id IN (\(bind: ids.map(SQLValue.text)))
             """)
-        let found = try await perform(
-            .fetch(lookup) { [keys] rows in
-                try rows.map { row in
-                    let id = try row.text("group_id")
-                    // Byte for byte (``GroupKey``'s equality), as the fold compares them.
-                    guard let key = keys[id], let kind = ReportKind(rawValue: try row.text("kind")),
-                        GroupKey(
-                            app: try row.text("app_id"), endpoint: try row.text("endpoint"),
-                            path: try row.text("path"), kind: kind) == key
-                    else { throw StoreError.groupConflict(id) }
-                    return key
-                }
-            }, access: .lookup)
+        let found = try await perform(access: .lookup) { [keys] tx in
+            try tx.run(lookup).map { row in
+                let id = try row.text("group_id")
+                // Byte for byte (``GroupKey``'s equality), as the fold compares them.
+                guard let key = keys[id], let kind = ReportKind(rawValue: try row.text("kind")),
+                    GroupKey(
+                        app: try row.text("app_id"), endpoint: try row.text("endpoint"),
+                        path: try row.text("path"), kind: kind) == key
+                else { throw StoreError.groupConflict(id) }
+                return key
+            }
+        }
         logState.remember(found)
     }
 }

@@ -15,8 +15,8 @@ struct CellWrites {
     /// Each cell's report count from the commit, in the order of the groups' ids: one per cell the commit touches.
     let counts: [(cell: CellKey, count: Int)]
 
-    /// The chain of statements.
-    func step() throws -> SQLStep<Void> {
+    /// Runs the statements.
+    func run(in tx: any SQLTransaction) throws {
         let bucket = rollup.column
         let inserts = IngestStatements.insert(
             into: rollup.installs, columns: ["group_seq", bucket, "environment", "install_hash"],
@@ -29,19 +29,16 @@ struct CellWrites {
                 RETURNING group_seq, \(bucket) AS bucket
                 """
         )
-        return try .runAll(inserts) { results in
-            var gained: [CellKey: Int64] = [:]
-            for row in results.joined() { gained[try CellKey(row), default: 0] += 1 }
-            return try .runAll(upsertCounts(gained: gained)) { results in
-                let full = try results.joined().compactMap { row -> (cell: CellKey, tally: Int64)? in
-                    let tally = try row.integer("exact_installs")
-                    return tally > InstallFold.limit ? (try CellKey(row), tally) : nil
-                }
-                // The furthest past the limit first; folded in sorted order, the order of every writer's locks.
-                let cells = full.sorted { $0.tally > $1.tally }.prefix(InstallFold.cellsPerCommit).map(\.cell).sorted()
-                return try InstallFold(rollup: rollup, dialect: dialect, cells: cells).step()
-            }
+        var gained: [CellKey: Int64] = [:]
+        for row in try tx.run(inserts).joined() { gained[try CellKey(row), default: 0] += 1 }
+        let full = try tx.run(upsertCounts(gained: gained)).joined().compactMap {
+            row -> (cell: CellKey, tally: Int64)? in
+            let tally = try row.integer("exact_installs")
+            return tally > InstallFold.limit ? (try CellKey(row), tally) : nil
         }
+        // The furthest past the limit first; folded in sorted order, the order of every writer's locks.
+        let cells = full.sorted { $0.tally > $1.tally }.prefix(InstallFold.cellsPerCommit).map(\.cell).sorted()
+        try InstallFold(rollup: rollup, dialect: dialect, cells: cells).run(in: tx)
     }
 
     /// Adds each cell's report count and the hashes it gained; returns every cell's tally.

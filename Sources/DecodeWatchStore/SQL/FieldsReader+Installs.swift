@@ -3,22 +3,22 @@ import DecodeWatchCore
 extension FieldsReader {
     /// The summary of a page of groups: its facts (``facts(of:)``) and each group's distinct installs, counted
     /// exactly while no install sketch lies in the group's window, otherwise estimated (``InstallSketches``).
-    /// - Parameter groups: the rows of ``groups``.
-    func summary(of groups: [SQLRecord]) throws -> SQLStep<FieldsSummary> {
+    /// - Parameters:
+    ///   - groups: the rows of ``groups``.
+    ///   - tx: the read transaction that read them.
+    func summary(of groups: [SQLRecord], in tx: any SQLTransaction) throws -> FieldsSummary {
         let facts = try facts(of: groups)
-        return try .runAll(facts.statements) { results in
-            let exact = Dictionary(
-                try results[2].map { (try $0.integer("group_seq"), try $0.count("installs")) }, uniquingKeysWith: max)
-            let sketches = results[4]
-            let sketched = Set(try sketches.map { try $0.integer("group_seq") }).sorted()
-            guard !sketched.isEmpty else { return .done(try facts.summary(results, installs: exact)) }
-            return .run(installHashes(of: sketched)) { hashes in
-                let estimates = try InstallSketches.estimates(sketches: sketches, hashes: hashes) {
-                    try $0.integer("group_seq")
-                }
-                return .done(try facts.summary(results, installs: exact.merging(estimates) { $1 }))
-            }
+        let results = try tx.run(facts.statements)
+        let exact = Dictionary(
+            try results[2].map { (try $0.integer("group_seq"), try $0.count("installs")) }, uniquingKeysWith: max)
+        let sketches = results[4]
+        let sketched = Set(try sketches.map { try $0.integer("group_seq") }).sorted()
+        guard !sketched.isEmpty else { return try facts.summary(results, installs: exact) }
+        let hashes = try tx.run(installHashes(of: sketched))
+        let estimates = try InstallSketches.estimates(sketches: sketches, hashes: hashes) {
+            try $0.integer("group_seq")
         }
+        return try facts.summary(results, installs: exact.merging(estimates) { $1 })
     }
 
     /// The distinct install hashes these groups kept in the window (in the query's environment), to merge into their

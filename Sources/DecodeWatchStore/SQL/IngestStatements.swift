@@ -200,21 +200,23 @@ struct IngestStatements {
         }
     }
 
-    /// The hourly and per-minute rollups, installs and decode counts: a chain, because how many installs
-    /// each cell gained decides which cells fold into sketches (``CellWrites``). It ends with the install rows it
-    /// wrote, for ``CommittedInstalls/remember(_:in:now:)`` once the transaction committed.
+    /// Writes the hourly and per-minute rollups, installs and decode counts, one resolution after the other: how
+    /// many installs each cell gained decides which cells fold into sketches (``CellWrites``).
     /// - Parameters:
     ///   - seqs: the `group_seq` the group upserts returned for each of ``groupIDs``, in its order.
     ///   - committed: the install rows known to be stored, which are left out.
     ///   - now: the time that says which cells are recent enough to be left out.
+    ///   - tx: the write transaction.
+    /// - Returns: the install rows written, for ``CommittedInstalls/remember(_:in:now:)`` once the transaction
+    ///   committed.
     func rollups(
-        seqs: [Int64], leavingOut committed: CommittedInstalls, now: Date
-    ) throws -> SQLStep<[Rollup: [InstallRow]]> {
+        seqs: [Int64], leavingOut committed: CommittedInstalls, now: Date, in tx: any SQLTransaction
+    ) throws -> [Rollup: [InstallRow]] {
         let writes = rollupRows.map { $0.writes(seqs: seqs, dialect: dialect, leavingOut: committed, now: now) }
-        let written = Dictionary(uniqueKeysWithValues: writes.map { ($0.cells.rollup, $0.cells.installs) })
-        // Built from the last resolution back, so that each one's chain ends by starting the next.
-        return try writes.reversed().reduce(SQLStep.done(written)) { next, writes in
-            try writes.cells.step().then { _ in try .runAll(writes.others) { _ in next } }
+        for writes in writes {
+            try writes.cells.run(in: tx)
+            _ = try tx.run(writes.others)
         }
+        return Dictionary(uniqueKeysWithValues: writes.map { ($0.cells.rollup, $0.cells.installs) })
     }
 }

@@ -28,9 +28,9 @@ struct InstallFold {
     /// The cells to fold, sorted.
     let cells: [CellKey]
 
-    /// The chain folding every cell in turn.
-    func step() throws -> SQLStep<Void> {
-        try cells.reduce(SQLStep<Void>.done(())) { chain, cell in try chain.then { _ in fold(cell) } }
+    /// Folds every cell in turn.
+    func run(in tx: any SQLTransaction) throws {
+        for cell in cells { try fold(cell, in: tx) }
     }
 
     /// Reads the cell's sketches and hashes, merges them per environment, deletes the hashes, writes the sketches
@@ -39,7 +39,7 @@ struct InstallFold {
     /// The hashes are read and then deleted, not deleted with `RETURNING`: SQLite's `DELETE … RETURNING` buffers
     /// every row it returns and was several times slower than the `SELECT` and the plain `DELETE` together. Nothing
     /// else can commit hashes of the cell in between (see above), so both statements see the same rows.
-    private func fold(_ cell: CellKey) -> SQLStep<Void> {
+    private func fold(_ cell: CellKey, in tx: any SQLTransaction) throws {
         let (column, key) = (rollup.column, [SQLValue.integer(cell.group), .integer(cell.bucket)])
         // Every statement binds the cell's key first.
         var ofCell = SQLBuilder(dialect)
@@ -54,26 +54,21 @@ struct InstallFold {
         let delete = ofCell.statement(appending: "DELETE FROM \(rollup.installs) WHERE \(condition)")
         let reset = ofCell.statement(
             appending: "UPDATE \(rollup.groupCounts) SET exact_installs = 0 WHERE \(condition)")
-        return .run(read) { stored in
-            // One sketch per environment of the cell, so that installs can be counted per environment.
-            var kept: [String: HyperLogLog] = [:]
-            for row in stored { kept[try row.text("environment")] = try HyperLogLog(storedIn: row) }
-            return .run(hashes) { [kept] rows in
-                var sketches = kept
-                for row in rows {
-                    sketches[try row.text("environment"), default: HyperLogLog()].add(
-                        hash: UInt64(bitPattern: try row.integer("install_hash")))
-                }
-                let writes = sketches.sorted { $0.key < $1.key }.map { environment, sketch in
-                    dialect.statement(
-                        """
-                        INSERT INTO \(rollup.installSketches) (group_seq, \(column), environment, sketch)
-                        VALUES (\(bind: key + [.text(environment), .blob(sketch.bytes)]))
-                        ON CONFLICT (group_seq, \(column), environment) DO UPDATE SET sketch = excluded.sketch
-                        """)
-                }
-                return try .runAll([delete] + writes + [reset]) { _ in .done(()) }
-            }
+        // One sketch per environment of the cell, so that installs can be counted per environment.
+        var sketches: [String: HyperLogLog] = [:]
+        for row in try tx.run(read) { sketches[try row.text("environment")] = try HyperLogLog(storedIn: row) }
+        for row in try tx.run(hashes) {
+            sketches[try row.text("environment"), default: HyperLogLog()].add(
+                hash: UInt64(bitPattern: try row.integer("install_hash")))
         }
+        let writes = sketches.sorted { $0.key < $1.key }.map { environment, sketch in
+            dialect.statement(
+                """
+                INSERT INTO \(rollup.installSketches) (group_seq, \(column), environment, sketch)
+                VALUES (\(bind: key + [.text(environment), .blob(sketch.bytes)]))
+                ON CONFLICT (group_seq, \(column), environment) DO UPDATE SET sketch = excluded.sketch
+                """)
+        }
+        _ = try tx.run([delete] + writes + [reset])
     }
 }

@@ -110,7 +110,8 @@ package struct SQLRecord: Sendable {
     package func date(_ column: String) throws -> Date { Date(milliseconds: try integer(column)) }
 }
 
-/// Whether an operation only reads (one consistent snapshot) or writes (one atomic transaction).
+/// Whether an operation only reads (one consistent snapshot) or writes (one atomic transaction), and so how a
+/// store opens its ``SQLTransaction``.
 package enum SQLAccess: Sendable {
     /// Reads only, after the batches acknowledged before are in the rollups.
     case read
@@ -120,48 +121,22 @@ package enum SQLAccess: Sendable {
     case write
 }
 
-/// What a store operation does next: run a statement and continue with its rows, or finish.
+/// The transaction a store operation runs its statements in (``SQLStore/perform(access:_:)``).
 ///
-/// Operations are written once as chains of steps over SQL both databases understand; a backend
-/// only runs the chain inside one transaction (``SQLStore/perform(_:access:)``). SQLite runs it
-/// synchronously on its writer, PostgreSQL asynchronously on a pooled connection.
-package enum SQLStep<Result: Sendable>: Sendable {
-    /// Runs the statement, then continues with what the closure makes of its rows.
-    case run(SQLStatement, then: @Sendable ([SQLRecord]) throws -> SQLStep<Result>)
-    /// Runs the statements in order, then continues with what the closure makes of the rows of each. They do not
-    /// depend on one another's rows, so a store may send each as soon as the one before it ends.
-    case runEach([SQLStatement], then: @Sendable ([[SQLRecord]]) throws -> SQLStep<Result>)
-    /// Finishes with a result.
-    case done(Result)
+/// Operations are written once, as plain synchronous code over SQL both databases understand: each statement
+/// runs when the operation asks for it and answers with its rows, so an operation reads top to bottom. SQLite
+/// runs the operation inside GRDB's transaction closure on its writer or a reader; PostgreSQL on a thread of its
+/// own pool, each statement a round trip on the transaction's connection.
+package protocol SQLTransaction {
+    /// Runs a statement and returns its rows.
+    /// - Throws: what the database threw; the transaction is then rolled back once the operation ends.
+    func run(_ statement: SQLStatement) throws -> [SQLRecord]
 
-    /// Runs one statement and finishes with what its rows decode to.
-    package static func fetch(_ statement: SQLStatement, _ decode: @escaping @Sendable ([SQLRecord]) throws -> Result)
-        -> SQLStep
-    {
-        .run(statement) { rows in .done(try decode(rows)) }
-    }
-
-    /// Runs statements in order (``runEach(_:then:)``), then continues with the rows of each.
-    /// - Throws: what `then` throws when there are no statements to run first.
-    package static func runAll(
-        _ statements: [SQLStatement], then: @escaping @Sendable ([[SQLRecord]]) throws -> SQLStep
-    ) throws -> SQLStep {
-        statements.isEmpty ? try then([]) : .runEach(statements, then: then)
-    }
-
-    /// Runs this chain, then the chain `next` makes of its result.
-    /// - Throws: what `next` throws when this chain is already done.
-    package func then<Next: Sendable>(_ next: @escaping @Sendable (Result) throws -> SQLStep<Next>) throws
-        -> SQLStep<Next>
-    {
-        switch self {
-        case .done(let result): return try next(result)
-        case .run(let statement, let continuation):
-            return .run(statement) { rows in try continuation(rows).then(next) }
-        case .runEach(let statements, let continuation):
-            return .runEach(statements) { rows in try continuation(rows).then(next) }
-        }
-    }
+    /// Runs statements in order and returns the rows of each, in the same order. They do not depend on one
+    /// another's rows, so a store may send each before the one before it is answered (PostgreSQL queues them on
+    /// its connection); no statements make no round trip.
+    /// - Throws: the first statement's error; the ones after it are not run, or fail with it.
+    func run(_ statements: [SQLStatement]) throws -> [[SQLRecord]]
 }
 
 extension StoreError {

@@ -16,7 +16,7 @@ extension SQLStore {
             VALUES (\(bind: values))
             ON CONFLICT DO NOTHING RETURNING rule_id
             """)
-        let inserted = try await perform(.fetch(statement) { $0.count }, access: .write)
+        let inserted = try await perform(access: .write) { try $0.run(statement).count }
         guard inserted > 0 else {
             throw StoreError(
                 .conflict, "A rule named '\(rule.name)' exists; choose another --name or remove that rule first.")
@@ -30,20 +30,18 @@ extension SQLStore {
                    environment
             FROM alert_rules ORDER BY created_at, rule_id
             """)
-        return try await perform(.fetch(statement) { rows in try rows.map(AlertRule.init) }, access: .read)
+        return try await perform(access: .read) { try $0.run(statement).map(AlertRule.init) }
     }
 
     public func removeAlertRule(id: String) async throws {
         let claims = dialect.statement("DELETE FROM alert_claims WHERE rule_id = \(bind: .text(id))")
         let rule = dialect.statement("DELETE FROM alert_rules WHERE rule_id = \(bind: .text(id)) RETURNING rule_id")
-        let step = try SQLStep<Void>.runAll([claims, rule]) { results in
-            guard !results[1].isEmpty else {
+        try await perform(access: .write) { tx in
+            guard try !tx.run([claims, rule])[1].isEmpty else {
                 throw StoreError(
                     .notFound, "No alert rule has the id '\(id)'; list rules with `decodewatch alerts list`.")
             }
-            return .done(())
         }
-        try await perform(step, access: .write)
     }
 
     public func hasDecodeCounts(app: String?, endpoint: String?, environment: String?) async throws -> Bool {
@@ -60,7 +58,8 @@ extension SQLStore {
         // what was reported before versions were kept.
         let tables = environment == nil ? \Rollup.endpointCounts : \Rollup.endpointVersionCounts
         sql.append("SELECT \(any(Rollup.hour[keyPath: tables])) + \(any(Rollup.minute[keyPath: tables])) AS present")
-        return try await perform(.fetch(sql.statement()) { try ($0.first?.integer("present") ?? 0) > 0 }, access: .read)
+        let statement = sql.statement()
+        return try await perform(access: .read) { try ($0.run(statement).first?.integer("present") ?? 0) > 0 }
     }
 
     public func alertCandidates(windows: [TimeInterval], environment: String?, until: Date, now: Date) async throws
@@ -71,7 +70,8 @@ extension SQLStore {
         let index = WindowIndex(
             windows: starts.map { WindowBuckets(since: $0, until: until, now: now) }, environment: environment,
             dialect: dialect)
-        let step = SQLStep<[[AlertCandidate]]>.run(index.statement) { rows in
+        let perWindow = try await perform(access: .read) { tx in
+            let rows = try tx.run(index.statement)
             var candidates = Array(repeating: [AlertCandidate](), count: windows.count)
             for row in rows {
                 let lifecycle = try GroupLifecycle(row)
@@ -91,9 +91,8 @@ extension SQLStore {
                             resolvedAt: lifecycle.resolvedAt))
                 }
             }
-            return .done(candidates.map { $0.mostFailuresFirst(count: \.count, group: \.group) })
+            return candidates.map { $0.mostFailuresFirst(count: \.count, group: \.group) }
         }
-        let perWindow = try await perform(step, access: .read)
         // Decisions apply as on the dashboard: a mute silences the group, and a regression by a version that
         // was already out when the group was resolved in the next version does not count.
         let decisions = try await allActionStates(now: now)
@@ -138,10 +137,9 @@ extension SQLStore {
                 """)
             return sql.statement()
         }
-        let claimed = try await perform(
-            try .runAll(statements) { results in
-                .done(Set(try results.joined().map { try $0.text("group_id") }))
-            }, access: .write)
+        let claimed = try await perform(access: .write) { tx in
+            Set(try tx.run(statements).joined().map { try $0.text("group_id") })
+        }
         return groups.map(\.group).filter(claimed.contains)
     }
 
@@ -151,7 +149,7 @@ extension SQLStore {
             UPDATE alert_claims SET alerted_at = 0
             WHERE rule_id = \(bind: .text(rule)) AND claim_token = \(bind: .text(token))
             """)
-        try await perform(.fetch(statement) { _ in }, access: .write)
+        try await perform(access: .write) { _ = try $0.run(statement) }
     }
 }
 

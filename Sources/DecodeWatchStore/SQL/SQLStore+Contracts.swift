@@ -15,13 +15,13 @@ extension SQLStore {
                 operations, document, imported_by)
             VALUES (\(bind: values))
             """)
-        try await perform(.fetch(statement) { _ in }, access: .write)
+        try await perform(access: .write) { _ = try $0.run(statement) }
     }
 
     public func contracts(app: String?) async throws -> [ContractInfo] {
         let statement = ContractInfo.select(
             where: app.map { "app_id = \(bind: .text($0))" } ?? "1 = 1", dialect: dialect)
-        return try await perform(.fetch(statement) { try $0.map(ContractInfo.init) }, access: .read)
+        return try await perform(access: .read) { try $0.run(statement).map(ContractInfo.init) }
     }
 
     public func currentContracts(app: String?) async throws -> [CurrentContract] {
@@ -34,39 +34,35 @@ extension SQLStore {
         let cache = decodedContracts
         let dialect = self.dialect
         // The current versions' records, then the documents of only those this process has not decoded yet.
-        let step = SQLStep<[CurrentContract]>.run(statement) { rows in
-            let infos = try rows.map(ContractInfo.init)
+        return try await perform(access: .read) { tx in
+            let infos = try tx.run(statement).map(ContractInfo.init)
             let known = cache.specs(infos.map(\.id))
             let missing = infos.filter { known[$0.id] == nil }
             let current = app == nil ? Set(infos.map(\.id)) : nil
             guard !missing.isEmpty else {
                 cache.remember([:], current: current)
-                return .done(infos.compactMap { info in known[info.id].map { CurrentContract(info: info, spec: $0) } })
+                return infos.compactMap { info in known[info.id].map { CurrentContract(info: info, spec: $0) } }
             }
             let documents = dialect.statement(
                 """
                 SELECT contract_id, document FROM contracts
                 WHERE contract_id IN (\(bind: missing.map { .text($0.id) }))
                 """)
-            return .run(documents) { rows in
-                var decoded: [String: ContractSpec] = [:]
-                for row in rows {
-                    decoded[try row.text("contract_id")] = try? JSONDecoder().decode(
-                        ContractSpec.self, from: Data(try row.text("document").utf8))
+            var decoded: [String: ContractSpec] = [:]
+            for row in try tx.run(documents) {
+                decoded[try row.text("contract_id")] = try? JSONDecoder().decode(
+                    ContractSpec.self, from: Data(try row.text("document").utf8))
+            }
+            cache.remember(decoded, current: current)
+            return try infos.map { info in
+                guard let spec = known[info.id] ?? decoded[info.id] else {
+                    throw StoreError(
+                        .unavailable,
+                        "The stored contract '\(info.name)' of \(info.app) cannot be read; import it again.")
                 }
-                cache.remember(decoded, current: current)
-                return .done(
-                    try infos.map { info in
-                        guard let spec = known[info.id] ?? decoded[info.id] else {
-                            throw StoreError(
-                                .unavailable,
-                                "The stored contract '\(info.name)' of \(info.app) cannot be read; import it again.")
-                        }
-                        return CurrentContract(info: info, spec: spec)
-                    })
+                return CurrentContract(info: info, spec: spec)
             }
         }
-        return try await perform(step, access: .read)
     }
 
     @discardableResult
@@ -76,7 +72,7 @@ extension SQLStore {
             DELETE FROM contracts WHERE app_id = \(bind: .text(app)) AND name = \(bind: .text(name))
             RETURNING contract_id
             """)
-        let removed = try await perform(.fetch(statement) { $0.count }, access: .write)
+        let removed = try await perform(access: .write) { try $0.run(statement).count }
         guard removed > 0 else {
             throw StoreError(
                 .notFound, "\(app) has no contract named '\(name)'; see `decodewatch contracts list --app \(app)`.")

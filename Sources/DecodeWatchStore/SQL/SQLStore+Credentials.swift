@@ -12,18 +12,18 @@ extension SQLStore {
             INSERT INTO credentials (credential_id, kind, app_id, name, scope, secret_hash, created_at, created_by)
             VALUES (\(bind: values))
             """)
-        try await perform(.fetch(statement) { _ in }, access: .write)
+        try await perform(access: .write) { _ = try $0.run(statement) }
     }
 
     public func credential(secretHash: String) async throws -> Credential? {
         let statement = Credential.select(where: "secret_hash = \(bind: .text(secretHash))", dialect: dialect)
-        return try await perform(.fetch(statement) { try $0.first.map(Credential.init) }, access: .lookup)
+        return try await perform(access: .lookup) { try $0.run(statement).first.map(Credential.init) }
     }
 
     public func credentials(kind: CredentialKind) async throws -> [Credential] {
         let statement = Credential.select(
             where: "kind = \(bind: .text(kind.rawValue)) ORDER BY created_at, credential_id", dialect: dialect)
-        return try await perform(.fetch(statement) { try $0.map(Credential.init) }, access: .lookup)
+        return try await perform(access: .lookup) { try $0.run(statement).map(Credential.init) }
     }
 
     public func revokeCredential(id: String, kind: CredentialKind, at date: Date, by actor: String) async throws {
@@ -34,7 +34,8 @@ extension SQLStore {
                 revoked_by = CASE WHEN revoked_at IS NULL THEN \(bind: .text(actor)) ELSE revoked_by END
             WHERE credential_id = \(bind: .text(id)) AND kind = \(bind: .text(kind.rawValue)) RETURNING credential_id
             """)
-        guard try await perform(.fetch(statement) { $0.count }, access: .write) > 0 else {
+        let revoked = try await perform(access: .write) { try $0.run(statement).count }
+        guard revoked > 0 else {
             throw StoreError(
                 .notFound, "No \(kind.noun) has the id '\(id)'; see `decodewatch \(kind.collection) list`.")
         }
@@ -45,13 +46,13 @@ extension SQLStore {
         let usedAt = dialect.greatest("COALESCE(last_used_at, 0)", sql.bind(SQLValue(date)))
         sql.append("UPDATE credentials SET last_used_at = \(usedAt) WHERE credential_id = \(bind: .text(id))")
         let statement = sql.statement()
-        try await perform(.fetch(statement) { _ in }, access: .write)
+        try await perform(access: .write) { _ = try $0.run(statement) }
     }
 
     public func hasCredentials(kind: CredentialKind) async throws -> Bool {
         let statement = dialect.statement(
             "SELECT 1 AS found FROM credentials WHERE kind = \(bind: .text(kind.rawValue)) LIMIT 1")
-        return try await perform(.fetch(statement) { !$0.isEmpty }, access: .lookup)
+        return try await perform(access: .lookup) { try !$0.run(statement).isEmpty }
     }
 }
 

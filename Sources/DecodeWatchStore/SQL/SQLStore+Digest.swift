@@ -19,14 +19,13 @@ extension SQLStore {
         if let environment { sql.append(" AND h.environment = \(bind: .text(environment))") }
         sql.append("\nGROUP BY g.group_id, h.hour")
         let statement = sql.statement()
-        return try await perform(
-            .fetch(statement) { rows in
-                var result: [String: [Int64: Int]] = [:]
-                for row in rows {
-                    result[try row.text("group_id"), default: [:]][try row.integer("hour")] = try row.count("count")
-                }
-                return result
-            }, access: .read)
+        return try await perform(access: .read) { tx in
+            var result: [String: [Int64: Int]] = [:]
+            for row in try tx.run(statement) {
+                result[try row.text("group_id"), default: [:]][try row.integer("hour")] = try row.count("count")
+            }
+            return result
+        }
     }
 
     public func firstReport(app: String?, environment: String?) async throws -> Date? {
@@ -42,7 +41,7 @@ extension SQLStore {
         }
         if let app { sql.append(" WHERE g.app_id = \(bind: .text(app))") }
         let statement = sql.statement()
-        return try await perform(.fetch(statement) { try $0.first?.optionalDate("first") }, access: .read)
+        return try await perform(access: .read) { try $0.run(statement).first?.optionalDate("first") }
     }
 
     public func lifecycles(groups: [String], environment: String?) async throws -> [String: GroupLifecycle] {
@@ -65,12 +64,11 @@ extension SQLStore {
             WHERE g.group_id IN (\(bind: groups.map(SQLValue.text)))
             """)
         let statement = sql.statement()
-        return try await perform(
-            .fetch(statement) { rows in
-                var result: [String: GroupLifecycle] = [:]
-                for row in rows { result[try row.text("group_id")] = try GroupLifecycle(row) }
-                return result
-            }, access: .read)
+        return try await perform(access: .read) { tx in
+            var result: [String: GroupLifecycle] = [:]
+            for row in try tx.run(statement) { result[try row.text("group_id")] = try GroupLifecycle(row) }
+            return result
+        }
     }
 
     public func digestTotals(app: String?, environment: String?, since: Date, until: Date) async throws
@@ -114,7 +112,8 @@ extension SQLStore {
             appending: "SELECT i.group_seq, i.sketch \(rows(\.installSketches, "r.group_seq, r.sketch"))")
         // With a sketch in the window, every group's installs are estimated together: they overlap.
         let hashes = shared.statement(appending: "SELECT DISTINCT i.install_hash \(rows(\.installs, "r.install_hash"))")
-        let step = try SQLStep<DigestWindowTotals>.runAll([counts, installs, sketches]) { results in
+        return try await perform(access: .read) { tx in
+            let results = try tx.run([counts, installs, sketches])
             guard let counts = results[0].first, let exact = results[1].first else {
                 throw StoreError(.unavailable, "The database returned no totals.")
             }
@@ -122,15 +121,12 @@ extension SQLStore {
                 count: try counts.count("total"), groups: try counts.count("groups"),
                 installs: try exact.count("installs"), endpoints: try counts.count("endpoints")
             )
-            guard !results[2].isEmpty else { return .done(totals) }
-            return .run(hashes) { hashes in
-                var estimated = totals
-                estimated.installs =
-                    try InstallSketches.estimates(sketches: results[2], hashes: hashes) { _ in "" }[""] ?? 0
-                return .done(estimated)
-            }
+            guard !results[2].isEmpty else { return totals }
+            var estimated = totals
+            estimated.installs =
+                try InstallSketches.estimates(sketches: results[2], hashes: try tx.run(hashes)) { _ in "" }[""] ?? 0
+            return estimated
         }
-        return try await perform(step, access: .read)
     }
 
     public func claimDigestRun(_ key: DigestRunKey, token: String, now: Date, staleAfter: TimeInterval) async throws
@@ -156,20 +152,15 @@ extension SQLStore {
             """)
         let takeOverStatement = takeOver.statement()
         let read = key.select(dialect)
-        let step = SQLStep<DigestClaim>.run(insert) { inserted in
-            guard inserted.isEmpty else { return .done(.claimed(attempt: 1)) }
-            return try .runAll([takeOverStatement, read]) { results in
-                guard let row = results[1].first else {
-                    throw StoreError(.unavailable, "The digest run record vanished while claiming it.")
-                }
-                if let delivered = try row.optionalDate("delivered_at") { return .done(.delivered(at: delivered)) }
-                if try row.optionalText("claim_token") == token {
-                    return .done(.claimed(attempt: try row.count("attempts")))
-                }
-                return .done(.inProgress(since: try row.optionalDate("claimed_at") ?? now))
+        return try await perform(access: .write) { tx in
+            guard try tx.run(insert).isEmpty else { return .claimed(attempt: 1) }
+            guard let row = try tx.run([takeOverStatement, read])[1].first else {
+                throw StoreError(.unavailable, "The digest run record vanished while claiming it.")
             }
+            if let delivered = try row.optionalDate("delivered_at") { return .delivered(at: delivered) }
+            if try row.optionalText("claim_token") == token { return .claimed(attempt: try row.count("attempts")) }
+            return .inProgress(since: try row.optionalDate("claimed_at") ?? now)
         }
-        return try await perform(step, access: .write)
     }
 
     public func markDigestDelivered(_ key: DigestRunKey, token: String, at date: Date) async throws -> Bool {
@@ -183,11 +174,11 @@ extension SQLStore {
         // Taken over after our claim went stale: still record the delivery, once.
         let theirs = shared.statement(
             appending: "UPDATE digest_runs SET delivered_at = \(deliveredAt) WHERE \(ofKey) AND delivered_at IS NULL")
-        let step = SQLStep<Bool>.run(ours) { updated in
-            guard updated.isEmpty else { return .done(true) }
-            return .run(theirs) { _ in .done(false) }
+        return try await perform(access: .write) { tx in
+            guard try tx.run(ours).isEmpty else { return true }
+            _ = try tx.run(theirs)
+            return false
         }
-        return try await perform(step, access: .write)
     }
 
     public func releaseDigestRun(_ key: DigestRunKey, token: String, error: String, at date: Date) async throws {
@@ -199,20 +190,19 @@ extension SQLStore {
             WHERE \(ofKey) AND claim_token = \(bind: .text(token))
             """)
         let statement = sql.statement()
-        try await perform(.fetch(statement) { _ in }, access: .write)
+        try await perform(access: .write) { _ = try $0.run(statement) }
     }
 
     public func digestRun(_ key: DigestRunKey) async throws -> DigestRunRecord? {
         let statement = key.select(dialect)
-        return try await perform(
-            .fetch(statement) { rows in
-                try rows.first.map { row in
-                    DigestRunRecord(
-                        key: key, claimedAt: try row.optionalDate("claimed_at"),
-                        deliveredAt: try row.optionalDate("delivered_at"), attempts: try row.count("attempts"),
-                        lastError: try row.optionalText("last_error"))
-                }
-            }, access: .read)
+        return try await perform(access: .read) { tx in
+            try tx.run(statement).first.map { row in
+                DigestRunRecord(
+                    key: key, claimedAt: try row.optionalDate("claimed_at"),
+                    deliveredAt: try row.optionalDate("delivered_at"), attempts: try row.count("attempts"),
+                    lastError: try row.optionalText("last_error"))
+            }
+        }
     }
 
     public func autoResolve(quietFor: TimeInterval, now: Date) async throws -> [String] {
@@ -225,7 +215,7 @@ extension SQLStore {
                 ORDER BY group_id\(dialect.lockingClause))
             RETURNING group_id
             """)
-        return try await perform(.fetch(statement) { try $0.map { try $0.text("group_id") }.sorted() }, access: .write)
+        return try await perform(access: .write) { try $0.run(statement).map { try $0.text("group_id") }.sorted() }
     }
 }
 

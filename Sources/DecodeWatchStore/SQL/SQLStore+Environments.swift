@@ -4,7 +4,7 @@ import Foundation
 extension SQLStore {
     public func environments() async throws -> [String] {
         let statement = SQLStatement("SELECT DISTINCT environment FROM group_environments ORDER BY environment")
-        return try await perform(.fetch(statement) { try $0.map { try $0.text("environment") } }, access: .read)
+        return try await perform(access: .read) { try $0.run(statement).map { try $0.text("environment") } }
     }
 
     public func environmentBreakdown(group: String, since: Date, until: Date) async throws -> [EnvironmentFailures] {
@@ -23,14 +23,14 @@ extension SQLStore {
             ) v ON v.environment = e.environment
             WHERE e.group_seq = \(seq)
             """)
-        return try await perform(
-            .fetch(sql.statement()) { rows in
-                try rows.map { row in
-                    EnvironmentFailures(
-                        environment: try row.text("environment"), count: try row.count("total"),
-                        firstSeen: try row.date("first_seen"), lastSeen: try row.date("last_seen"))
-                }
-                .sorted { ($0.count, $1.environment) > ($1.count, $0.environment) }
-            }, access: .read)
+        let statement = sql.statement()
+        return try await perform(access: .read) { tx in
+            try tx.run(statement).map { row in
+                EnvironmentFailures(
+                    environment: try row.text("environment"), count: try row.count("total"),
+                    firstSeen: try row.date("first_seen"), lastSeen: try row.date("last_seen"))
+            }
+            .sorted { ($0.count, $1.environment) > ($1.count, $0.environment) }
+        }
     }
 }

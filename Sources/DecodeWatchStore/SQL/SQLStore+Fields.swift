@@ -9,7 +9,8 @@ extension SQLStore {
             (group: try row.text("group_id"), count: try row.count("total"))
         }
         let chosen = ranked.mostFailuresFirst(count: \.count, group: \.group).prefix(max(0, query.limit))
-        return try await perform(summary(ofGroups: chosen.map(\.group), reader), access: .read)
+        let ids = chosen.map(\.group)
+        return try await perform(access: .read) { try self.summary(ofGroups: ids, reader, in: $0) }
     }
 
     public func fields(ofGroups groups: [String], environment: String?, since: Date, until: Date) async throws
@@ -18,17 +19,18 @@ extension SQLStore {
         // The window's end decides which of its edges are recent enough to be exact to the minute.
         let reader = FieldsReader(
             query: FieldsQuery(environment: environment, since: since, until: until), dialect: dialect, now: until)
-        return try await perform(summary(ofGroups: groups, reader), access: .read).fields
+        return try await perform(access: .read) { try self.summary(ofGroups: groups, reader, in: $0) }.fields
     }
 
     /// The summary of these groups that failed in the reader's window, most failures first.
-    private func summary(ofGroups ids: [String], _ reader: FieldsReader) -> SQLStep<FieldsSummary> {
+    private func summary(ofGroups ids: [String], _ reader: FieldsReader, in tx: any SQLTransaction) throws
+        -> FieldsSummary
+    {
         let empty = FieldsSummary(since: reader.query.since, until: reader.query.until, fields: [])
-        guard !ids.isEmpty else { return .done(empty) }
-        return .run(reader.groups(among: ids)) { rows in
-            guard !rows.isEmpty else { return .done(empty) }
-            return try reader.summary(of: rows)
-        }
+        guard !ids.isEmpty else { return empty }
+        let rows = try tx.run(reader.groups(among: ids))
+        guard !rows.isEmpty else { return empty }
+        return try reader.summary(of: rows, in: tx)
     }
 
     /// Runs a statement once per part of the groups (``SQLStore/readSlices`` parts), each in a read transaction
@@ -36,7 +38,10 @@ extension SQLStore {
     func readInSlices(_ statement: @escaping @Sendable (GroupSlice) -> SQLStatement) async throws -> [SQLRecord] {
         try await withThrowingTaskGroup(of: [SQLRecord].self) { group in
             for slice in GroupSlice.all(readSlices) {
-                group.addTask { try await self.perform(.fetch(statement(slice)) { $0 }, access: .read) }
+                group.addTask {
+                    let ofSlice = statement(slice)
+                    return try await self.perform(access: .read) { try $0.run(ofSlice) }
+                }
             }
             var rows: [SQLRecord] = []
             for try await part in group { rows += part }

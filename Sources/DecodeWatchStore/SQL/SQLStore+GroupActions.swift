@@ -14,7 +14,9 @@ extension SQLStore {
         var versions = SQLBuilder(dialect)
         let seq = Rollup.seq(ofGroup: versions.bind(.text(group)))
         versions.append("SELECT DISTINCT version FROM group_hour_versions WHERE group_seq = \(seq)")
-        let step = try SQLStep<Void>.runAll([facts.statement(), versions.statement()]) { [dialect] results in
+        let reads = [facts.statement(), versions.statement()]
+        try await perform(access: .write) { [dialect] tx in
+            let results = try tx.run(reads)
             guard let row = results[0].first, try row.integer("known") > 0 else {
                 throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
             }
@@ -28,9 +30,8 @@ extension SQLStore {
                 VALUES (\(bind: [.text(group), SQLValue(date), .text(action.name), SQLValue(detail), .text(actor)]))
                 ON CONFLICT (group_id, at, action) DO NOTHING
                 """)
-            return try .runAll([change, event]) { _ in .done(()) }
+            _ = try tx.run([change, event])
         }
-        try await perform(step, access: .write)
     }
 
     /// The `group_actions` upsert of one decision and the detail its history records.
@@ -88,11 +89,11 @@ extension SQLStore {
             FROM group_actions a LEFT JOIN groups g ON g.group_id = a.group_id
             WHERE \(filter) (a.muted_at IS NOT NULL OR a.next_version_at IS NOT NULL)
             """)
-        let step = SQLStep<[String: GroupActionState]>.run(states) { [dialect] rows in
+        return try await perform(access: .read) { [dialect] tx in
             var result: [String: GroupActionState] = [:]
             // Groups resolved in their next version: `group_seq` and the hour of the decision, by id.
             var resolvedSince: [String: (seq: Int64, hour: Int64)] = [:]
-            for row in rows {
+            for row in try tx.run(states) {
                 let id = try row.text("group_id")
                 var state = GroupActionState()
                 if try row.optionalInteger("muted_at") != nil {
@@ -109,8 +110,7 @@ extension SQLStore {
                 }
                 result[id] = state
             }
-            guard !resolvedSince.isEmpty else { return .done(result) }
-            let states = result
+            guard !resolvedSince.isEmpty else { return result }
             // Versions reporting since each resolution; a version newer than the one resolved through regresses.
             let idOfSeq = Dictionary(uniqueKeysWithValues: resolvedSince.map { ($1.seq, $0) })
             var versions = SQLBuilder(dialect)
@@ -119,23 +119,19 @@ extension SQLStore {
             }
             versions.append(
                 "SELECT DISTINCT group_seq, version FROM group_hour_versions WHERE \(since.joined(separator: " OR "))")
-            return .run(versions.statement()) { rows in
-                var result = states
-                for row in rows {
-                    guard let id = idOfSeq[try row.integer("group_seq")] else { continue }
-                    let version = try row.text("version")
-                    guard var state = result[id] else { continue }
-                    if let through = state.resolvedThroughVersion {
-                        if GroupActionState.isNewer(version, than: through) { state.newerVersionSeen = true }
-                    } else {
-                        state.newerVersionSeen = true
-                    }
-                    result[id] = state
+            for row in try tx.run(versions.statement()) {
+                guard let id = idOfSeq[try row.integer("group_seq")] else { continue }
+                let version = try row.text("version")
+                guard var state = result[id] else { continue }
+                if let through = state.resolvedThroughVersion {
+                    if GroupActionState.isNewer(version, than: through) { state.newerVersionSeen = true }
+                } else {
+                    state.newerVersionSeen = true
                 }
-                return .done(result)
+                result[id] = state
             }
+            return result
         }
-        return try await perform(step, access: .read)
     }
 
     public func statusHistory(group: String) async throws -> [GroupStatusEvent] {
@@ -144,14 +140,13 @@ extension SQLStore {
             SELECT at, action, detail, actor FROM group_status_events WHERE group_id = \(bind: .text(group))
             ORDER BY at, action
             """)
-        return try await perform(
-            .fetch(statement) { rows in
-                try rows.map {
-                    GroupStatusEvent(
-                        at: try $0.date("at"), action: try $0.text("action"), detail: try $0.optionalText("detail"),
-                        actor: try $0.optionalText("actor"))
-                }
-            }, access: .read)
+        return try await perform(access: .read) { tx in
+            try tx.run(statement).map {
+                GroupStatusEvent(
+                    at: try $0.date("at"), action: try $0.text("action"), detail: try $0.optionalText("detail"),
+                    actor: try $0.optionalText("actor"))
+            }
+        }
     }
 
     public func versionBreakdown(group: String, since: Date, until: Date) async throws -> [VersionFailures] {
@@ -163,7 +158,8 @@ extension SQLStore {
         let minutes = versionRange(
             of: group, "MIN(minute) AS first_minute, MAX(minute) AS last_minute", in: .minute,
             from: max(Minute.index(of: since), oldestKept), to: Minute.ceilingIndex(of: until))
-        let step = try SQLStep<[VersionFailures]>.runAll([hours, minutes]) { results in
+        return try await perform(access: .read) { tx in
+            let results = try tx.run([hours, minutes])
             var exact: [String: (first: Int64, last: Int64)] = [:]
             for row in results[1] {
                 exact[try row.text("version")] = (try row.integer("first_minute"), try row.integer("last_minute"))
@@ -181,9 +177,8 @@ extension SQLStore {
                     version: version, count: try row.count("total"), firstSeen: first ?? Hour.start(of: firstHour),
                     lastSeen: last ?? Hour.start(of: lastHour), exactToTheMinute: first != nil && last != nil)
             }
-            return .done(versions.sorted { GroupActionState.isNewer($0.version, than: $1.version) })
+            return versions.sorted { GroupActionState.isNewer($0.version, than: $1.version) }
         }
-        return try await perform(step, access: .read)
     }
 
     /// Reads a group's version cells of one resolution in the buckets `[from, to)`, per version.
@@ -222,16 +217,15 @@ extension SQLStore {
                    sample_type, sample_key_decoding, state, resolved_at, regressed_at, regressed_version
             FROM groups WHERE \(condition)\(orderedLimit.map { " ORDER BY group_id LIMIT \($0)" } ?? "")
             """)
-        return try await perform(
-            .fetch(statement) { rows in
-                try rows.map { row in
-                    StoredGroup(
-                        id: try row.text("group_id"), app: try row.text("app_id"), endpoint: try row.text("endpoint"),
-                        path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
-                        lastSeen: try row.date("last_seen"), lifecycle: try GroupLifecycle(row),
-                        sample: try Sample(row))
-                }
-            }, access: .read)
+        return try await perform(access: .read) { tx in
+            try tx.run(statement).map { row in
+                StoredGroup(
+                    id: try row.text("group_id"), app: try row.text("app_id"), endpoint: try row.text("endpoint"),
+                    path: try row.text("path"), kind: ReportKind(rawValue: try row.text("kind")) ?? .other,
+                    lastSeen: try row.date("last_seen"), lifecycle: try GroupLifecycle(row),
+                    sample: try Sample(row))
+            }
+        }
     }
 
     public func fieldsPage(
@@ -256,12 +250,13 @@ extension SQLStore {
         let entries = Array(index.mostFailuresFirst(count: \.count, group: \.group).prefix(max(0, query.limit)))
         let chosen = choose(entries)
         guard !chosen.isEmpty else { return (entries, empty) }
-        let step = SQLStep<FieldsSummary>.run(reader.groups(among: chosen)) { rows in
+        let page = try await perform(access: .read) { tx in
+            let rows = try tx.run(reader.groups(among: chosen))
             let byID = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.text("group_id"), $0) })
             let page = chosen.compactMap { byID[$0] }
-            guard !page.isEmpty else { return .done(empty) }
-            return try reader.summary(of: page)
+            guard !page.isEmpty else { return empty }
+            return try reader.summary(of: page, in: tx)
         }
-        return (entries, try await perform(step, access: .read))
+        return (entries, page)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 extension SQLStore {
     public func issueURL(group: String) async throws -> String? {
-        return try await perform(.fetch(issue(of: group)) { try $0.first?.text("url") }, access: .read)
+        return try await perform(access: .read) { try $0.run(issue(of: group)).first?.text("url") }
     }
 
     public func recordIssue(group: String, url: String, at date: Date, by actor: String) async throws -> String {
@@ -21,16 +21,16 @@ extension SQLStore {
             VALUES (\(bind: [.text(group), SQLValue(date), .text(GroupStatusEvent.issueAction), .text(url), .text(actor)]))
             ON CONFLICT (group_id, at, action) DO NOTHING
             """)
-        let step = SQLStep<String>.run(known) { rows in
-            guard let row = rows.first, try row.integer("known") > 0 else {
+        return try await perform(access: .write) { tx in
+            guard let row = try tx.run(known).first, try row.integer("known") > 0 else {
                 throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
             }
-            return .run(insert) { inserted in
-                guard inserted.isEmpty else { return .run(event) { _ in .done(url) } }
-                return .fetch(existing) { try $0.first?.text("url") ?? url }
+            guard try tx.run(insert).isEmpty else {
+                _ = try tx.run(event)
+                return url
             }
+            return try tx.run(existing).first?.text("url") ?? url
         }
-        return try await perform(step, access: .write)
     }
 
     /// Reads the issue recorded for a group.

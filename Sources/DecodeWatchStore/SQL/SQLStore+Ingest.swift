@@ -5,67 +5,92 @@ extension SQLStore {
     /// Stores batches in one transaction, as ``ReportStore/ingest(_:)-([BatchAggregate])`` says.
     package func write(_ batches: [BatchAggregate]) async throws -> [IngestOutcome] {
         guard !batches.isEmpty else { return [] }
-        let written = try await perform(try writeStep(batches), access: .write)
+        let write = prepareWrite(batches)
+        let written = try await perform(access: .write) { try write.run(in: $0) }
         didCommit(written)
         return written.outcomes
     }
 
-    /// Remembers what a committed ``writeStep(_:)`` wrote, for the commits after it.
+    /// Remembers what a committed ``BatchWrite`` wrote, for the commits after it.
     package func didCommit(_ written: WrittenBatches) {
         for (rollup, rows) in written.installs { committedInstalls.remember(rows, in: rollup, now: written.at) }
     }
 
-    /// The statements that store batches, to run in a write transaction (possibly after other statements of the
-    /// same transaction); ``didCommit(_:)`` must see the result once the transaction has committed.
-    package func writeStep(_ batches: [BatchAggregate]) throws -> SQLStep<WrittenBatches> {
-        guard !batches.isEmpty else { return .done(WrittenBatches(outcomes: [], installs: [:], at: Date())) }
-        // Two deliveries of one batch in one commit: the first is stored, the others are duplicates.
-        let first = Dictionary(batches.enumerated().map { (BatchIdentity($1), $0) }) { earlier, _ in earlier }
-        let distinct = batches.indices.filter { first[BatchIdentity(batches[$0])] == $0 }.map { batches[$0] }
-        let dialect = self.dialect
-        // Folding is most of a commit's CPU: done before the write transaction, so the writer (one at a time on
-        // SQLite, row locks on PostgreSQL) is held only for the statements. Folded again inside only when some
-        // batches turn out to be stored already.
-        let prepared = IngestStatements(distinct, dialect: dialect)
-        let (committed, now) = (committedInstalls, Date())
-        return try SQLStep<WrittenBatches>.runAll(IngestStatements.record(distinct, dialect: dialect)) {
-            results in
-            let inserted = Set(
-                try results.joined().map { BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id")) })
-            let outcomes = batches.enumerated().map { index, batch in
-                first[BatchIdentity(batch)] == index && inserted.contains(BatchIdentity(batch))
-                    ? IngestOutcome.stored : .duplicate
-            }
-            let stored = distinct.filter { inserted.contains(BatchIdentity($0)) }
-            guard !stored.isEmpty else { return .done(WrittenBatches(outcomes: outcomes, installs: [:], at: now)) }
-            let statements = stored.count == distinct.count ? prepared : IngestStatements(stored, dialect: dialect)
-            return try .runAll(statements.groups) { results in
-                // The upsert only touches a row of the same key; a different key under the same id would be
-                // a SHA-256 collision, refused rather than counted into another group (or another app).
-                let seqOfID = Dictionary(
-                    try results.joined().map { (try $0.text("group_id"), try $0.integer("group_seq")) }
-                ) { first, _ in first }
-                let seqs = try statements.groupIDs.map { id in
-                    guard let seq = seqOfID[id] else { throw StoreError.groupConflict(id) }
-                    return seq
-                }
-                let totalOfID = Dictionary(
-                    try results.joined().map { (try $0.text("group_id"), try $0.integer("sample_total")) }
-                ) { first, _ in first }
-                let followUps =
-                    try statements.regressions(Array(results.joined())) + statements.environments(seqs: seqs)
-                    + statements.history(seqs: seqs, totals: statements.groupIDs.map { totalOfID[$0] ?? 1 })
-                return try .runAll(followUps) { _ in
-                    try statements.rollups(seqs: seqs, leavingOut: committed, now: now).then { written in
-                        .done(WrittenBatches(outcomes: outcomes, installs: written, at: now))
-                    }
-                }
-            }
-        }
+    /// The writes that store batches, folded before the write transaction that runs them (possibly after other
+    /// statements of the same transaction); ``didCommit(_:)`` must see their result once the transaction has
+    /// committed.
+    package func prepareWrite(_ batches: [BatchAggregate]) -> BatchWrite {
+        BatchWrite(batches, dialect: dialect, leavingOut: committedInstalls)
     }
 }
 
-/// What ``SQLStore/writeStep(_:)`` did: each batch's outcome and the install rows it wrote.
+/// The statements that store batches (``SQLStore/prepareWrite(_:)``).
+package struct BatchWrite: Sendable {
+    private let batches: [BatchAggregate]
+    /// Each batch's index among ``batches``, the first of its deliveries in this commit.
+    private let first: [BatchIdentity: Int]
+    /// The first delivery of each batch.
+    private let distinct: [BatchAggregate]
+    /// The writes of every distinct batch; `nil` when there are none.
+    private let prepared: IngestStatements?
+    private let dialect: SQLDialect
+    private let committed: CommittedInstalls
+    private let now: Date
+
+    fileprivate init(_ batches: [BatchAggregate], dialect: SQLDialect, leavingOut committed: CommittedInstalls) {
+        // Two deliveries of one batch in one commit: the first is stored, the others are duplicates.
+        let first = Dictionary(batches.enumerated().map { (BatchIdentity($1), $0) }) { earlier, _ in earlier }
+        distinct = batches.indices.filter { first[BatchIdentity(batches[$0])] == $0 }.map { batches[$0] }
+        self.batches = batches
+        self.first = first
+        self.dialect = dialect
+        // Folding is most of a commit's CPU: done before the write transaction, so the writer (one at a time on
+        // SQLite, row locks on PostgreSQL) is held only for the statements. Folded again inside only when some
+        // batches turn out to be stored already.
+        prepared = batches.isEmpty ? nil : IngestStatements(distinct, dialect: dialect)
+        (self.committed, now) = (committed, Date())
+    }
+
+    /// Records the batches, then writes the groups, their follow-ups and the rollups of those not stored before.
+    /// - Returns: each batch's outcome and the install rows written.
+    package func run(in tx: any SQLTransaction) throws -> WrittenBatches {
+        guard !batches.isEmpty else { return WrittenBatches(outcomes: [], installs: [:], at: now) }
+        let inserted = Set(
+            try tx.run(IngestStatements.record(distinct, dialect: dialect)).joined().map {
+                BatchIdentity(app: try $0.text("app_id"), batch: try $0.text("batch_id"))
+            })
+        let outcomes = batches.enumerated().map { index, batch in
+            first[BatchIdentity(batch)] == index && inserted.contains(BatchIdentity(batch))
+                ? IngestOutcome.stored : .duplicate
+        }
+        let stored = distinct.filter { inserted.contains(BatchIdentity($0)) }
+        guard !stored.isEmpty else { return WrittenBatches(outcomes: outcomes, installs: [:], at: now) }
+        let statements =
+            if stored.count == distinct.count, let prepared { prepared } else {
+                IngestStatements(stored, dialect: dialect)
+            }
+        let upserted = Array(try tx.run(statements.groups).joined())
+        // The upsert only touches a row of the same key; a different key under the same id would be
+        // a SHA-256 collision, refused rather than counted into another group (or another app).
+        let seqOfID = Dictionary(try upserted.map { (try $0.text("group_id"), try $0.integer("group_seq")) }) {
+            first, _ in first
+        }
+        let seqs = try statements.groupIDs.map { id in
+            guard let seq = seqOfID[id] else { throw StoreError.groupConflict(id) }
+            return seq
+        }
+        let totalOfID = Dictionary(try upserted.map { (try $0.text("group_id"), try $0.integer("sample_total")) }) {
+            first, _ in first
+        }
+        _ = try tx.run(
+            try statements.regressions(upserted) + statements.environments(seqs: seqs)
+                + statements.history(seqs: seqs, totals: statements.groupIDs.map { totalOfID[$0] ?? 1 }))
+        let written = try statements.rollups(seqs: seqs, leavingOut: committed, now: now, in: tx)
+        return WrittenBatches(outcomes: outcomes, installs: written, at: now)
+    }
+}
+
+/// What a ``BatchWrite`` did: each batch's outcome and the install rows it wrote.
 package struct WrittenBatches: Sendable {
     package let outcomes: [IngestOutcome]
     let installs: [Rollup: [InstallRow]]

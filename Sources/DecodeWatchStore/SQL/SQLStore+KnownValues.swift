@@ -29,6 +29,7 @@ extension SQLStore {
         case .kind: sources = ["SELECT kind AS value FROM groups"]
         }
         sql.append("SELECT value FROM (\(sources.joined(separator: " UNION "))) known WHERE value <> '' ORDER BY value")
-        return try await perform(.fetch(sql.statement()) { try $0.map { try $0.text("value") } }, access: .read)
+        let statement = sql.statement()
+        return try await perform(access: .read) { try $0.run(statement).map { try $0.text("value") } }
     }
 }

@@ -31,7 +31,8 @@ extension SQLStore {
                       GROUP BY group_seq HAVING SUM(count) > 0) v
                 JOIN groups g ON g.group_seq = v.group_seq
                 """)
-        let step = try SQLStep<VersionCounts>.runAll([decodes, fields]) { results in
+        return try await perform(access: .read) { tx in
+            let results = try tx.run([decodes, fields])
             var perEndpoint: [String: Int] = [:]
             for row in results[0] {
                 let total = try row.count("total")
@@ -42,8 +43,7 @@ extension SQLStore {
                     group: try row.text("group_id"), endpoint: try row.text("endpoint"), path: try row.text("path"),
                     kind: ReportKind(rawValue: try row.text("kind")) ?? .other, count: try row.count("total"))
             }
-            return .done(VersionCounts(decodes: perEndpoint, fields: fields))
+            return VersionCounts(decodes: perEndpoint, fields: fields)
         }
-        return try await perform(step, access: .read)
     }
 }

@@ -9,17 +9,14 @@ extension SQLStore {
         let statements =
             cellDeletes(in: .minute, before: Minute.index(of: minutesBefore), limit: limit)
             + retentionStatements(before: horizon, limit: limit)
-        let step = try SQLStep<Int>.runAll(statements) { [self] results in
-            let rows = results.reduce(0) { $0 + $1.count }
-            return .run(expiredGroupsDelete(before: horizon, limit: limit)) { groups in
-                let ids = try groups.map { try $0.text("group_id") }
-                let seqs = try groups.map { try $0.integer("group_seq") }
-                return try .runAll(historyDeletes(of: ids, seqs: seqs)) { history in
-                    .done(rows + groups.count + history.reduce(0) { $0 + $1.count })
-                }
-            }
+        let deleted = try await perform(access: .write) { [self] tx in
+            let rows = try tx.run(statements).reduce(0) { $0 + $1.count }
+            let groups = try tx.run(expiredGroupsDelete(before: horizon, limit: limit))
+            let ids = try groups.map { try $0.text("group_id") }
+            let seqs = try groups.map { try $0.integer("group_seq") }
+            let history = try tx.run(historyDeletes(of: ids, seqs: seqs))
+            return rows + groups.count + history.reduce(0) { $0 + $1.count }
         }
-        let deleted = try await perform(step, access: .write)
         // The collector's retention only deletes cells a day old or more, which ingest never leaves install rows
         // out of (``CommittedInstalls``); forgetting them all keeps that true for any horizon a caller passes.
         if deleted > 0 { committedInstalls.forget() }

@@ -11,15 +11,15 @@ extension SQLStore {
             WHERE group_seq = \(seq)
             ORDER BY seen_at DESC, slot
             """)
-        return try await perform(
-            .fetch(sql.statement()) { rows in
-                try rows.map { row in
-                    GroupSample(
-                        snippet: try row.optionalText("snippet"), version: try row.text("version"),
-                        os: try row.text("os"), environment: try row.text("environment"),
-                        seenAt: try row.date("seen_at"))
-                }
-            }, access: .read)
+        let statement = sql.statement()
+        return try await perform(access: .read) { tx in
+            try tx.run(statement).map { row in
+                GroupSample(
+                    snippet: try row.optionalText("snippet"), version: try row.text("version"),
+                    os: try row.text("os"), environment: try row.text("environment"),
+                    seenAt: try row.date("seen_at"))
+            }
+        }
     }
 
     public func osBreakdown(group: String, since: Date, until: Date) async throws -> [OSFailures] {
@@ -33,10 +33,9 @@ extension SQLStore {
             GROUP BY os
             """)
         let statement = sql.statement()
-        return try await perform(
-            .fetch(statement) { rows in
-                try rows.map { OSFailures(os: try $0.text("os"), count: try $0.count("total")) }
-                    .sorted { ($0.count, $1.os) > ($1.count, $0.os) }
-            }, access: .read)
+        return try await perform(access: .read) { tx in
+            try tx.run(statement).map { OSFailures(os: try $0.text("os"), count: try $0.count("total")) }
+                .sorted { ($0.count, $1.os) > ($1.count, $0.os) }
+        }
     }
 }

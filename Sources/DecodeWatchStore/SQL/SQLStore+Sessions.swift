@@ -8,7 +8,7 @@ extension SQLStore {
             INSERT INTO dashboard_sessions (session_hash, credential_id, created_at, expires_at)
             VALUES (\(bind: [.text(secretHash), .text(credentialID), SQLValue(date), SQLValue(expiresAt)]))
             """)
-        try await perform(try .runAll([expired, insert]) { _ in .done(()) }, access: .write)
+        try await perform(access: .write) { _ = try $0.run([expired, insert]) }
     }
 
     public func sessionCredential(secretHash: String, now: Date) async throws -> Credential? {
@@ -19,12 +19,12 @@ extension SQLStore {
             WHERE s.session_hash = \(bind: .text(secretHash)) AND s.expires_at > \(bind: SQLValue(now))
                 AND c.revoked_at IS NULL
             """)
-        return try await perform(.fetch(statement) { try $0.first.map(Credential.init) }, access: .lookup)
+        return try await perform(access: .lookup) { try $0.run(statement).first.map(Credential.init) }
     }
 
     public func deleteSession(secretHash: String) async throws {
         let statement = dialect.statement(
             "DELETE FROM dashboard_sessions WHERE session_hash = \(bind: .text(secretHash))")
-        try await perform(.fetch(statement) { _ in }, access: .write)
+        try await perform(access: .write) { _ = try $0.run(statement) }
     }
 }

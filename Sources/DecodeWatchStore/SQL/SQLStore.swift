@@ -4,9 +4,9 @@ import Foundation
 /// A store whose behaviour is written once, in SQL that SQLite and PostgreSQL both understand.
 ///
 /// Every requirement of ``ReportStore``, ``CredentialStore`` and ``DigestStore`` is implemented in
-/// the extensions of this protocol as chains of ``SQLStep``s; a backend supplies its dialect and
-/// runs a chain inside one transaction. So both backends count, group and claim exactly alike, and
-/// one conformance suite checks the shared logic and each backend's transactions.
+/// the extensions of this protocol as straight-line code over a ``SQLTransaction``; a backend supplies
+/// its dialect and runs that code inside one transaction. So both backends count, group and claim exactly
+/// alike, and one conformance suite checks the shared logic and each backend's transactions.
 package protocol SQLStore: CollectorStore {
     /// How this backend spells what the databases spell differently.
     var dialect: SQLDialect { get }
@@ -21,14 +21,20 @@ package protocol SQLStore: CollectorStore {
     /// The install rows of recent cells this store committed, which later commits leave out.
     var committedInstalls: CommittedInstalls { get }
 
-    /// Runs a chain of steps in one transaction: a consistent snapshot for reads, all or nothing for writes.
+    /// Runs `body` in one transaction: a consistent snapshot for reads, all or nothing for writes.
+    ///
+    /// `body` is synchronous and runs its statements one after another (``SQLTransaction``): SQLite runs it in
+    /// GRDB's transaction closure, PostgreSQL on a thread of the store's own, never on a task's or an event
+    /// loop's thread. It must not keep the transaction once it returns.
     /// - Parameters:
-    ///   - step: the first step.
-    ///   - access: whether the chain writes.
-    /// - Returns: the chain's result, after the transaction committed.
+    ///   - access: whether `body` writes.
+    ///   - body: the operation; what it throws rolls the transaction back.
+    /// - Returns: what `body` returned, after the transaction committed.
     /// - Throws: ``StoreError`` with code `unavailable` when the database cannot answer or commit
-    ///   (nothing was written then), or what a step threw.
-    func perform<Result: Sendable>(_ step: SQLStep<Result>, access: SQLAccess) async throws -> Result
+    ///   (nothing was written then), or what `body` threw.
+    func perform<Result: Sendable>(
+        access: SQLAccess, _ body: @escaping @Sendable (any SQLTransaction) throws -> Result
+    ) async throws -> Result
 
     /// What the store keeps about the log of acknowledged batches (``loggedSink(pipeline:metrics:)``).
     var logState: BatchLogState { get }
@@ -48,7 +54,7 @@ extension SQLStore {
             UPDATE groups SET state = 'resolved', resolved_at = \(bind: SQLValue(date))
             WHERE group_id = \(bind: .text(group)) RETURNING group_id
             """)
-        let changed = try await perform(.fetch(statement) { $0.count }, access: .write)
+        let changed = try await perform(access: .write) { try $0.run(statement).count }
         guard changed > 0 else {
             throw StoreError(.notFound, "No group has the id '\(group)'; list groups with `decodewatch fields`.")
         }
@@ -61,6 +67,6 @@ extension SQLStore {
             INSERT INTO readiness_checks (id, checked_at) VALUES (1, \(bind: SQLValue(Date())))
             ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
             """)
-        _ = try await perform(.fetch(statement) { $0.count }, access: .write)
+        _ = try await perform(access: .write) { try $0.run(statement).count }
     }
 }
