@@ -106,6 +106,26 @@ struct BatchValidatorTests {
         }
     }
 
+    @Test(
+        "reports whose endpoints and paths differ only in ids make one group per form, named as the route template says"
+    )
+    func groupsByForm() throws {
+        func report(_ endpoint: String, _ index: Int) -> String {
+            #"{"occurred_at":"2026-11-21T09:00:00Z","endpoint":"\#(endpoint)","path":["items",\#(index),"sku"],"kind":"other"}"#
+        }
+        let reports = [
+            report("get /v2/posts/my-first-post", 1), report("GET /v2/posts/another-post?x=1", 2),
+            report("GET /v2/users/7", 3), report("GET https://api.example.com/v2/users/8", 4),
+        ]
+        let normalizer = EndpointNormalizer(templates: [try #require(RouteTemplate("GET /v2/posts/{slug}"))])
+        let result = try BatchValidator(normalizer: normalizer).validate(
+            Data(batch(reports.joined(separator: ",")).utf8), receivedAt: received)
+        #expect(result.rejected.isEmpty)
+        #expect(result.groupKeys.map(\.endpoint) == ["GET /v2/posts/{slug}", "GET /v2/users/{id}"])
+        #expect(result.groupKeys.map(\.path) == ["$.items[*].sku", "$.items[*].sku"])
+        #expect(result.accepted.map(\.group) == [0, 0, 1, 1])
+    }
+
     @Test("an endpoint repeated in a batch normalizes alike every time, a bad one is rejected at each index")
     func repeatedEndpoints() throws {
         func report(_ endpoint: String, _ field: String) -> String {
